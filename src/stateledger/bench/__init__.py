@@ -1,0 +1,1 @@
+"""Benchmarks: LoCoMo loading and scoring, the LTP-like state bench and the ledger bench."""

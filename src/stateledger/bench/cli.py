@@ -1,0 +1,102 @@
+"""``stateledger bench ...``: benchmarks that print a table and, with --json, one JSON object."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable
+from typing import Any
+
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+
+def progress_bar() -> Progress:
+    """A progress bar on stderr, so --json output on stdout stays clean."""
+    from rich.console import Console
+
+    return Progress(
+        TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
+        TimeElapsedColumn(), console=Console(stderr=True), transient=True,
+    )
+
+
+def staged_progress(bar: Progress) -> Callable[[str, int, int], None]:
+    """A ``progress(stage, done, total)`` callback drawing one bar per stage."""
+    tasks: dict[str, Any] = {}
+
+    def update(stage: str, done: int, total: int) -> None:
+        if stage not in tasks:
+            tasks[stage] = bar.add_task(stage, total=total)
+        bar.update(tasks[stage], completed=done, total=total)
+
+    return update
+
+
+def metrics_table(title: str, rows: dict[str, dict[str, Any]]) -> Table:
+    """One row per system/policy, one column per metric."""
+    table = Table(title=title, title_justify="left")
+    table.add_column("name")
+    columns = list(dict.fromkeys(k for m in rows.values() for k in m))
+    for col in columns:
+        table.add_column(col, justify="right")
+    for name, metrics in rows.items():
+        table.add_row(name, *[_fmt(metrics.get(c)) for c in columns])
+    return table
+
+
+def _fmt(value: Any) -> str:
+    if isinstance(value, float):
+        return f"{value:.4g}"
+    return "" if value is None else str(value)
+
+
+def emit(args: argparse.Namespace, payload: dict[str, Any], table: Table) -> None:
+    if args.json:
+        json.dump(payload, sys.stdout)
+        sys.stdout.write("\n")
+    else:
+        from stateledger.interfaces.render import console
+
+        console().print(table)
+
+
+def cmd_perf(args: argparse.Namespace) -> None:
+    from stateledger.bench.perf import run_perf
+
+    with progress_bar() as bar:
+        result = run_perf(args.records, adds=args.adds, queries=args.queries,
+                          progress=staged_progress(bar))
+    payload = result.to_dict()
+    emit(args, payload, metrics_table(f"perf, one user with {args.records:,} records",
+                                      {"stateledger": result.metrics}))
+
+
+BENCH_GROUPS: tuple[str, ...] = (
+    "stateledger.bench.ledger_cli",
+    "stateledger.bench.state_cli",
+)
+
+
+def add_commands(sub: Any) -> None:
+    import importlib
+
+    bench = sub.add_parser("bench", help="run a benchmark (perf, ledger, state, locomo)")
+    bsub = bench.add_subparsers(dest="bench", required=True, metavar="BENCH")
+
+    p = bsub.add_parser("perf", help="add throughput and search latency for one user")
+    p.add_argument("--records", type=int, default=10_000, help="records in the user's bank")
+    p.add_argument("--adds", type=int, default=200, help="statements added through Memory.add")
+    p.add_argument("--queries", type=int, default=200, help="distinct search queries")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=cmd_perf)
+
+    for module in BENCH_GROUPS:
+        try:
+            mod = importlib.import_module(module)
+        except ModuleNotFoundError as exc:
+            if exc.name != module:
+                raise
+            continue
+        mod.add_bench_commands(bsub)

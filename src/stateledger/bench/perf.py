@@ -1,0 +1,180 @@
+"""``stateledger bench perf``: write throughput and search latency for one user with N records.
+
+Baselines measured in the same run: raw embedding throughput (batched and one at a time),
+and a brute-force numpy cosine search over the same N vectors without any store.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import tempfile
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from stateledger.core.executor import execute
+from stateledger.core.model import (
+    Action,
+    Decision,
+    Diff,
+    Ledger,
+    Record,
+    Relation,
+    Source,
+    Status,
+    Transaction,
+)
+
+_SUBJECTS = ["I", "We", "My sister", "My friend Sam", "My team", "Our neighbour"]
+_VERBS = ["visited", "talked about", "cooked", "read about", "watched", "planned", "fixed",
+          "bought", "painted", "wrote about", "walked to", "cleaned", "learned about"]
+_THINGS = ["the farmers market", "a sourdough loaf", "an old bicycle", "the river trail",
+           "a jazz record", "the garden shed", "a chess opening", "the city museum",
+           "a pottery class", "the night sky", "a mystery novel", "the harbour", "a tomato pie",
+           "the science fair", "a camping trip", "the bakery", "a yoga routine", "the zoo"]
+_WHEN = ["yesterday", "last week", "this morning", "on Sunday", "after work", "in spring"]
+_QUERIES = ["what did I cook", "where did we walk", "which museum did I visit",
+            "what book did I read", "what did my sister buy", "who fixed the bicycle",
+            "when did we go camping", "what did I paint", "what did I learn about chess"]
+
+
+def synthetic_statements(n: int, seed: int = 0) -> list[str]:
+    """Varied, plausible diary statements (no state slots, so every one is an append)."""
+    rng = random.Random(seed)
+    return [
+        f"{rng.choice(_SUBJECTS)} {rng.choice(_VERBS)} {rng.choice(_THINGS)} "
+        f"{rng.choice(_WHEN)}, number {i}."
+        for i in range(n)
+    ]
+
+
+def _timed(fn: Callable[[], object]) -> float:
+    t = time.perf_counter()
+    fn()
+    return time.perf_counter() - t
+
+
+def _pct(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    idx = min(len(ordered) - 1, max(0, round(p / 100 * (len(ordered) - 1))))
+    return ordered[idx] * 1000.0
+
+
+def _batches(items: list[Any], size: int) -> Iterator[list[Any]]:
+    for i in range(0, len(items), size):
+        yield items[i : i + size]
+
+
+@dataclass
+class PerfResult:
+    records: int
+    metrics: dict[str, float]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"records": self.records, **self.metrics}
+
+
+def bulk_append(store: Any, user_id: str, texts: list[str], vectors: np.ndarray,
+                start: datetime, batch: int = 2000) -> None:
+    """Load statements as appends through the executor and the store's one commit path."""
+    for offset, chunk in enumerate(_batches(list(range(len(texts))), batch)):
+        inserts: list[Record] = []
+        for i in chunk:
+            rec = Record(
+                id=uuid.uuid4().hex, user_id=user_id, text=texts[i], subject="user", slot=None,
+                value=None, source=Source.IMPORT, confidence=0.75,
+                valid_from=start + timedelta(minutes=i), valid_to=None,
+                recorded_at=datetime.now(UTC), status=Status.ACTIVE, ledger=Ledger.ACCEPTED,
+                embedding=vectors[i],
+            )
+            inserts.extend(execute(Decision(Action.APPEND), rec, {}).inserts)
+        tx = Transaction(
+            id=uuid.uuid4().hex, user_id=user_id, text=f"bulk import batch {offset}",
+            action=Action.APPEND, relation=Relation.NONE, record=None, target=None,
+            resolved=None, rho=0.0, confidence=1.0, reason=f"{len(inserts)} records imported",
+            policy="import", at=start,
+        )
+        store.commit(Diff(inserts=tuple(inserts)), tx)
+
+
+def run_perf(n_records: int, *, adds: int = 200, queries: int = 200, seed: int = 0,
+             db_dir: str | None = None, progress: Callable[[str, int, int], None] | None = None
+             ) -> PerfResult:
+    """Fill one user with ``n_records`` and measure; the store is a SQLite file on disk."""
+    from stateledger.memory import Memory
+    from stateledger.models.embedder import MiniLMEmbedder
+
+    def tick(stage: str, done: int, total: int) -> None:
+        if progress is not None:
+            progress(stage, done, total)
+
+    embedder = MiniLMEmbedder(cache_size=0)
+    texts = synthetic_statements(n_records + adds, seed)
+    fill, extra = texts[:n_records], texts[n_records:]
+
+    vectors = np.empty((len(fill), embedder.dim), dtype=np.float32)
+    t0 = time.perf_counter()
+    for i, chunk in enumerate(_batches(fill, 512)):
+        vectors[i * 512 : i * 512 + len(chunk)] = embedder.embed(chunk)
+        tick("embed", min((i + 1) * 512, len(fill)), len(fill))
+    embed_batch_s = time.perf_counter() - t0
+
+    single_embed = [_timed(partial(embedder.embed, [t])) for t in extra[: min(adds, 100)]]
+
+    with tempfile.TemporaryDirectory(dir=db_dir) as tmp:
+        mem = Memory(str(Path(tmp) / "perf.db"), embedder=embedder)
+        start = datetime(2020, 1, 1, tzinfo=UTC)
+        t0 = time.perf_counter()
+        bulk_append(mem.store, "perf-user", fill, vectors, start)
+        load_s = time.perf_counter() - t0
+        tick("load", n_records, n_records)
+
+        rng = random.Random(seed + 1)
+        qtexts = [f"{rng.choice(_QUERIES)} {rng.choice(_WHEN)} {i}" for i in range(queries)]
+        mem.search("warm up the index", "perf-user")  # builds the in-process vector index
+        search_lat = []
+        for i, q in enumerate(qtexts):
+            search_lat.append(_timed(partial(mem.search, q, "perf-user", k=5)))
+            tick("search", i + 1, queries)
+
+        when = start + timedelta(minutes=n_records + 1)
+        add_lat = []
+        for i, t in enumerate(extra):
+            add_lat.append(_timed(partial(mem.add, t, "perf-user",
+                                          at=when + timedelta(seconds=i))))
+            tick("add", i + 1, adds)
+        mem.close()
+
+    qvecs = embedder.embed(qtexts)
+    brute = []
+    for q in qvecs:
+        def search(q: np.ndarray = q) -> None:
+            scores = vectors @ q
+            top = np.argpartition(-scores, 5)[:5]
+            top[np.argsort(-scores[top])]
+        brute.append(_timed(search))
+
+    add_mean = statistics.fmean(add_lat)
+    embed_one = statistics.fmean(single_embed)
+    metrics = {
+        "add_per_s": round(1.0 / add_mean, 2),
+        "add_ms_p50": round(_pct(add_lat, 50), 3),
+        "add_ms_p99": round(_pct(add_lat, 99), 3),
+        "add_overhead_vs_embedding": round((add_mean - embed_one) / embed_one, 3),
+        "search_ms_p50": round(_pct(search_lat, 50), 3),
+        "search_ms_p99": round(_pct(search_lat, 99), 3),
+        "embed_batch_per_s": round(len(fill) / embed_batch_s, 1) if fill else 0.0,
+        "embed_single_ms": round(embed_one * 1000, 3),
+        "numpy_bruteforce_ms_p50": round(_pct(brute, 50), 3),
+        "numpy_bruteforce_ms_p99": round(_pct(brute, 99), 3),
+        "bulk_load_per_s": round(n_records / load_s, 1) if load_s else 0.0,
+    }
+    return PerfResult(n_records, metrics)

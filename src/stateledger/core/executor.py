@@ -1,0 +1,168 @@
+"""The deterministic ledger executor: the only code that decides how memory state changes.
+
+``execute`` applies one Decision to the records it touches and returns a Diff; it reads
+nothing and writes nothing. A store commits the Diff in one transaction, so a decision lands
+whole or not at all. Training (counterfactual execution) calls the same function.
+
+Semantics (TARL table 1, plus A-TMA relation kinds):
+
+| action          | candidate goes to        | target                          |
+|-----------------|--------------------------|---------------------------------|
+| append          | accepted (active)        | unchanged                       |
+| noop            | nowhere                  | unchanged                       |
+| revise          | accepted (active)        | accepted -> history, superseded |
+| reject_conflict | history, rejected        | stays active                    |
+| defer_verify    | pending                  | stays active (optional target)  |
+
+Relation kinds on accepted writes: ``transition`` makes the new record a transition record
+linked evolves_from/evolves_to with its target; ``coexist`` and ``scoped_exception`` keep the
+target active and link the two; ``supersede`` (implied by revise) links supersedes/superseded_by.
+
+Pending resolution: an append or revise with ``resolves_id`` confirms a pending record (the
+new record verifies it, the pending record moves to history as superseded); a reject_conflict with
+``resolves_id`` denies it (the pending record moves to history as rejected and the still
+active target verifies it; the denying statement itself adds no new state).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import datetime
+
+from stateledger.core.model import (
+    LEDGER_OF_STATUS,
+    Action,
+    Decision,
+    Diff,
+    Link,
+    LinkType,
+    Record,
+    Relation,
+    Status,
+    StatusChange,
+)
+from stateledger.errors import InvalidInputError
+
+NEEDS_TARGET = frozenset({Action.REVISE, Action.REJECT_CONFLICT})
+
+
+class ExecutionError(InvalidInputError):
+    """A decision cannot be applied to the given state (missing or non-live target...)."""
+
+
+def _change(record: Record, status: Status, valid_to: datetime | None) -> StatusChange:
+    return StatusChange(record.id, status, LEDGER_OF_STATUS[status], valid_to)
+
+
+def _placed(candidate: Record, status: Status) -> Record:
+    return candidate.with_changes(status=status, ledger=LEDGER_OF_STATUS[status], links=())
+
+
+def execute(decision: Decision, candidate: Record, state: Mapping[str, Record]) -> Diff:
+    """Apply ``decision`` for ``candidate`` to ``state`` (the records it may touch, by id).
+
+    ``candidate`` is the new statement as a Record (its status and ledger are set here).
+    Raises ExecutionError when the decision is not applicable; the state is never mutated.
+    """
+    action = decision.action
+    target = _lookup(decision.target_id, state, "target")
+    resolves = _lookup(decision.resolves_id, state, "pending record")
+
+    if action in NEEDS_TARGET and target is None and not (
+        action is Action.REJECT_CONFLICT and resolves is not None
+    ):
+        raise ExecutionError(f"action {action.value} needs a target record")
+    if target is not None and action is not Action.NOOP and target.status not in (
+        Status.ACTIVE,
+        Status.TRANSITION,
+    ):
+        raise ExecutionError(
+            f"action {action.value} needs a live target; {target.id} is {target.status.value}"
+        )
+    if resolves is not None and resolves.status is not Status.PENDING:
+        raise ExecutionError(f"record {resolves.id} is {resolves.status.value}, not pending")
+    if resolves is not None and action not in (
+        Action.APPEND, Action.REVISE, Action.REJECT_CONFLICT
+    ):
+        raise ExecutionError(
+            "only append/revise (confirm) or reject_conflict (deny) resolve a pending record"
+        )
+
+    if action is Action.NOOP:
+        return Diff()
+
+    if action is Action.REJECT_CONFLICT and resolves is not None:
+        # Denial: the pending claim is rejected; the live target, if any, verified it.
+        verified = (Link(target.id, resolves.id, LinkType.VERIFIES),) if target else ()
+        rejected = _change(resolves, Status.REJECTED, resolves.valid_to)
+        return Diff(updates=(rejected,), links=verified)
+
+    if action is Action.REJECT_CONFLICT:
+        assert target is not None
+        new = _placed(candidate, Status.REJECTED)
+        return Diff(inserts=(new,), links=(Link(new.id, target.id, LinkType.CONTRADICTS),))
+
+    if action is Action.DEFER_VERIFY:
+        # Without a target this is an unconfirmed new fact ("I might get a dog"): it waits in
+        # pending for a confirmation just the same, with nothing to contradict.
+        new = _placed(candidate, Status.PENDING)
+        if target is None:
+            return Diff(inserts=(new,))
+        return Diff(inserts=(new,), links=(Link(new.id, target.id, LinkType.CONTRADICTS),))
+
+    relation = decision.relation
+    status = Status.TRANSITION if relation is Relation.TRANSITION else Status.ACTIVE
+    new = _placed(candidate, status)
+    updates: list[StatusChange] = []
+    links: list[Link] = []
+
+    if action is Action.REVISE:
+        assert target is not None
+        updates.append(_change(target, Status.SUPERSEDED, new.valid_from))
+        links.append(Link(new.id, target.id, LinkType.SUPERSEDES))
+    if resolves is not None:
+        # Confirmation: the new record carries the state; the pending claim retires into
+        # history, linked as verified by it.
+        updates.append(_change(resolves, Status.SUPERSEDED, new.valid_from))
+        links.append(Link(new.id, resolves.id, LinkType.VERIFIES))
+
+    if target is not None:
+        if relation is Relation.TRANSITION:
+            links.append(Link(new.id, target.id, LinkType.EVOLVES_FROM))
+        elif relation is Relation.COEXIST:
+            links.append(Link(new.id, target.id, LinkType.COEXISTS))
+        elif relation is Relation.SCOPED_EXCEPTION:
+            links.append(Link(new.id, target.id, LinkType.SCOPED_EXCEPTION))
+    elif relation in (Relation.COEXIST, Relation.SCOPED_EXCEPTION):
+        raise ExecutionError(f"relation {relation.value} needs a target record")
+
+    return Diff(inserts=(new,), updates=tuple(updates), links=tuple(links))
+
+
+def _lookup(record_id: str | None, state: Mapping[str, Record], what: str) -> Record | None:
+    if record_id is None:
+        return None
+    try:
+        return state[record_id]
+    except KeyError:
+        raise ExecutionError(f"{what} {record_id} is not in the given state") from None
+
+
+def apply_diff(state: Mapping[str, Record], diff: Diff) -> dict[str, Record]:
+    """The state after ``diff``: what a store holds after committing it (links reciprocal).
+
+    Used by tests, property checks and counterfactual training; stores do the same in SQL.
+    """
+    out = dict(state)
+    for rec in diff.inserts:
+        out[rec.id] = rec
+    for ch in diff.updates:
+        out[ch.record_id] = out[ch.record_id].with_changes(
+            status=ch.status, ledger=ch.ledger, valid_to=ch.valid_to
+        )
+    for link in diff.links:
+        for lk in (link, link.inverse()):
+            rec = out[lk.src]
+            if lk not in rec.links:
+                out[lk.src] = rec.with_changes(links=(*rec.links, lk))
+    return out

@@ -1,0 +1,97 @@
+"""Input validation: every public entry point checks its arguments here before touching state.
+
+Each check raises a typed InvalidInputError subclass with a message that says what to fix.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime
+
+from stateledger.core.model import Ledger, Source
+from stateledger.errors import InvalidInputError, InvalidTextError, InvalidTimeError
+
+MAX_TEXT_CHARS = 8_000  # a statement is a chat turn, not a document
+MAX_QUERY_CHARS = 2_000
+MAX_K = 100
+_USER_ID = re.compile(r"^[A-Za-z0-9_.@:\-]{1,128}$")
+
+
+def text(value: object, *, what: str = "text", limit: int = MAX_TEXT_CHARS) -> str:
+    if not isinstance(value, str):
+        raise InvalidTextError(f"{what} must be a string, got {type(value).__name__}")
+    if len(value) > limit:
+        raise InvalidTextError(f"{what} is {len(value):,} characters; the limit is {limit:,}")
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise InvalidTextError(
+            f"{what} is not valid UTF-8 (lone surrogate at {exc.start})"
+        ) from None
+    stripped = value.strip()
+    if not stripped:
+        raise InvalidTextError(f"{what} is empty or only whitespace")
+    if "\x00" in stripped:
+        raise InvalidTextError(f"{what} contains a NUL character")
+    return stripped
+
+
+def user_id(value: object) -> str:
+    if not isinstance(value, str) or not _USER_ID.match(value):
+        raise InvalidInputError(
+            f"user_id must be 1-128 characters of letters, digits and _.@:-, got {value!r}"
+        )
+    return value
+
+
+def timestamp(value: object, *, what: str = "at") -> datetime:
+    """An ISO-8601 string or datetime, with a timezone; returned in UTC."""
+    if isinstance(value, datetime):
+        parsed = value
+    elif isinstance(value, str):
+        raw = value.strip()
+        if raw.endswith("Z"):
+            raw = raw[:-1] + "+00:00"
+        try:
+            parsed = datetime.fromisoformat(raw)
+        except ValueError:
+            raise InvalidTimeError(
+                f"{what}={value!r} is not an ISO-8601 timestamp (e.g. 2023-02-14T18:00:00+00:00)"
+            ) from None
+    else:
+        raise InvalidTimeError(f"{what} must be an ISO-8601 string or datetime, got {value!r}")
+    if parsed.tzinfo is None or parsed.utcoffset() is None:
+        raise InvalidTimeError(
+            f"{what}={value!r} has no timezone; add one (e.g. +00:00 or Z) so times compare"
+        )
+    return parsed.astimezone(UTC)
+
+
+def optional_timestamp(value: object, *, what: str = "at") -> datetime | None:
+    return None if value is None else timestamp(value, what=what)
+
+
+def source(value: object) -> Source:
+    if isinstance(value, str) and value in Source._value2member_map_:
+        return Source(value)
+    allowed = ", ".join(s.value for s in Source)
+    raise InvalidInputError(f"source must be one of {allowed}; got {value!r}")
+
+
+def ledger(value: object) -> Ledger:
+    if isinstance(value, str) and value in Ledger._value2member_map_:
+        return Ledger(value)
+    allowed = ", ".join(lg.value for lg in Ledger)
+    raise InvalidInputError(f"ledger must be one of {allowed}; got {value!r}")
+
+
+def k(value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_K:
+        raise InvalidInputError(f"k must be an integer from 1 to {MAX_K}; got {value!r}")
+    return value
+
+
+def speaker(value: object) -> str | None:
+    if value is None:
+        return None
+    return text(value, what="speaker", limit=128)

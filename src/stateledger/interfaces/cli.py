@@ -1,0 +1,183 @@
+"""The ``stateledger`` command: a thin mirror of the Python API.
+
+Every memory command takes ``--db PATH`` (default: the user data dir file) and ``--json``
+for machine output. Other parts of the package add their command groups (bench, train,
+serve, ...) through ``COMMAND_GROUPS``, imported lazily so ``stateledger add`` stays fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from stateledger.errors import StateLedgerError
+
+# module path -> function(subparsers) that adds one command group
+COMMAND_GROUPS: tuple[str, ...] = (
+    "stateledger.interfaces.demo",
+    "stateledger.bench.cli",
+)
+
+
+def _memory(args: argparse.Namespace) -> Any:
+    from stateledger.memory import Memory
+
+    return Memory(args.db)
+
+
+def _emit(args: argparse.Namespace, payload: Any, render: Callable[[], None]) -> None:
+    if args.json:
+        json.dump(payload, sys.stdout, ensure_ascii=False, indent=None)
+        sys.stdout.write("\n")
+    else:
+        render()
+
+
+def cmd_add(args: argparse.Namespace) -> None:
+    with _memory(args) as mem:
+        tx = mem.add(args.text, user_id=args.user, at=args.at, source=args.source,
+                     speaker=args.speaker)
+
+    def render() -> None:
+        from stateledger.interfaces.render import console, transaction_line
+
+        console().print(transaction_line(tx))
+
+    _emit(args, tx.to_dict(), render)
+
+
+def cmd_search(args: argparse.Namespace) -> None:
+    with _memory(args) as mem:
+        pkt = mem.search(args.query, user_id=args.user, k=args.k, at=args.at)
+
+    def render() -> None:
+        from stateledger.interfaces.render import console, evidence_table
+
+        console().print(evidence_table(pkt.items, title=f"view: {pkt.view.value}"))
+
+    _emit(args, pkt.to_dict(), render)
+
+
+def cmd_answer(args: argparse.Namespace) -> None:
+    with _memory(args) as mem:
+        ans = mem.answer(args.question, user_id=args.user, k=args.k, at=args.at)
+
+    def render() -> None:
+        from stateledger.interfaces.render import console, evidence_table
+
+        out = console()
+        out.print(f"[bold]{ans.text}[/bold]  [dim](view: {ans.view.value})[/dim]")
+        out.print(evidence_table(ans.evidence, title="evidence"))
+
+    _emit(args, ans.to_dict(), render)
+
+
+def cmd_records(args: argparse.Namespace) -> None:
+    with _memory(args) as mem:
+        recs = mem.records(user_id=args.user, ledger=args.ledger)
+
+    def render() -> None:
+        from stateledger.interfaces.render import console, records_table
+
+        console().print(records_table(recs, title=f"{args.user}: {args.ledger}"))
+
+    _emit(args, [r.to_dict() for r in recs], render)
+
+
+def cmd_history(args: argparse.Namespace) -> None:
+    with _memory(args) as mem:
+        recs = mem.history(args.record_id)
+
+    def render() -> None:
+        from stateledger.interfaces.render import console, records_table
+
+        console().print(records_table(recs, title=f"history of {args.record_id}"))
+
+    _emit(args, [r.to_dict() for r in recs], render)
+
+
+def cmd_forget(args: argparse.Namespace) -> None:
+    with _memory(args) as mem:
+        ids = mem.forget(args.record_id)
+
+    def render() -> None:
+        print(f"forgot {len(ids)} record(s): {', '.join(ids)}")
+
+    _emit(args, {"deleted": ids}, render)
+
+
+def _common(p: argparse.ArgumentParser, *, user: bool = True) -> None:
+    p.add_argument("--db", default=None, help="SQLite file, ':memory:' or postgresql:// URL")
+    if user:
+        p.add_argument("--user", required=True, help="user id (namespace)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="stateledger",
+        description="Long-term memory that keeps every state of a fact.",
+    )
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    p = sub.add_parser("add", help="decide and commit one statement")
+    p.add_argument("text")
+    p.add_argument("--at", default=None, help="ISO-8601 time with timezone (default: now)")
+    p.add_argument("--source", default="user",
+                   choices=["user", "assistant", "third_party", "system", "import"])
+    p.add_argument("--speaker", default=None, help="who said it, when not the user")
+    _common(p)
+    p.set_defaults(func=cmd_add)
+
+    for name, func, helptext in (("search", cmd_search, "state-aligned evidence packet"),
+                                 ("answer", cmd_answer, "answer from the requested state")):
+        p = sub.add_parser(name, help=helptext)
+        p.add_argument("query" if name == "search" else "question")
+        p.add_argument("--k", type=int, default=5)
+        p.add_argument("--at", default=None, help="answer as of this time (ISO-8601)")
+        _common(p)
+        p.set_defaults(func=func)
+
+    p = sub.add_parser("records", help="list a user's records in one ledger")
+    p.add_argument("--ledger", default="accepted", help="accepted | pending | history")
+    _common(p)
+    p.set_defaults(func=cmd_records)
+
+    for name, func, helptext in (("history", cmd_history, "all states of one fact"),
+                                 ("forget", cmd_forget, "delete a fact's whole chain")):
+        p = sub.add_parser(name, help=helptext)
+        p.add_argument("record_id")
+        _common(p, user=False)
+        p.set_defaults(func=func)
+
+    for module in COMMAND_GROUPS:
+        try:
+            mod = importlib.import_module(module)
+        except ModuleNotFoundError as exc:
+            if exc.name != module:
+                raise
+            continue
+        mod.add_commands(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        args.func(args)
+    except StateLedgerError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,99 @@
+"""Rich renderings of transactions, evidence and ledgers for people at a terminal."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from stateledger.core.model import Action, Evidence, Label, Record, Status, Transaction
+
+_ACTION_STYLE = {
+    Action.APPEND: "green",
+    Action.NOOP: "dim",
+    Action.REVISE: "yellow",
+    Action.REJECT_CONFLICT: "red",
+    Action.DEFER_VERIFY: "magenta",
+}
+_LABEL_STYLE = {
+    Label.CURRENT: "bold green",
+    Label.HISTORICAL: "yellow",
+    Label.TRANSITION: "cyan",
+    Label.TRANSITION_LINKED: "cyan",
+    Label.RETRIEVED: "dim",
+}
+_STATUS_STYLE = {
+    Status.ACTIVE: "green",
+    Status.TRANSITION: "cyan",
+    Status.PENDING: "magenta",
+    Status.SUPERSEDED: "yellow",
+    Status.REJECTED: "red",
+}
+
+_console: Console | None = None
+
+
+def console() -> Console:
+    global _console
+    if _console is None:
+        _console = Console(highlight=False)
+    return _console
+
+
+def transaction_line(tx: Transaction) -> Text:
+    line = Text()
+    line.append(f"{tx.action.value:<15}", style=_ACTION_STYLE[tx.action])
+    if tx.relation.value != "none":
+        line.append(f"[{tx.relation.value}] ", style="cyan")
+    line.append(tx.text)
+    if tx.target is not None:
+        line.append(f"  (target: {_short(tx.target.text)})", style="dim")
+    line.append(f"  - {tx.reason}", style="dim italic")
+    return line
+
+
+def evidence_table(items: Sequence[Evidence], *, title: str) -> Table:
+    table = Table(title=title, title_justify="left", expand=False)
+    table.add_column("#", justify="right", style="dim")
+    table.add_column("label")
+    table.add_column("since", style="dim")
+    table.add_column("text")
+    table.add_column("score", justify="right", style="dim")
+    for i, ev in enumerate(items, 1):
+        table.add_row(
+            str(i),
+            Text(ev.label.value, style=_LABEL_STYLE[ev.label]),
+            ev.record.valid_from.date().isoformat(),
+            _short(ev.record.text, 90),
+            f"{ev.score:.3f}",
+        )
+    return table
+
+
+def records_table(records: Sequence[Record], *, title: str) -> Table:
+    table = Table(title=title, title_justify="left", expand=False)
+    table.add_column("status")
+    table.add_column("slot", style="cyan")
+    table.add_column("value")
+    table.add_column("valid", style="dim")
+    table.add_column("text")
+    table.add_column("links", style="dim")
+    for rec in records:
+        valid = rec.valid_from.date().isoformat()
+        if rec.valid_to is not None:
+            valid += f" → {rec.valid_to.date().isoformat()}"
+        table.add_row(
+            Text(rec.status.value, style=_STATUS_STYLE[rec.status]),
+            rec.slot or "",
+            rec.value or "",
+            valid,
+            _short(rec.text, 70),
+            ", ".join(sorted({lk.type.value for lk in rec.links})),
+        )
+    return table
+
+
+def _short(text: str, n: int = 60) -> str:
+    return text if len(text) <= n else text[: n - 1] + "…"

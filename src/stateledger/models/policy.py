@@ -1,0 +1,62 @@
+"""The pluggable decision step of the write path.
+
+A policy sees one analysed statement and its candidate records and returns a Decision. It
+never changes state: the executor applies the decision and the store commits it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Protocol, runtime_checkable
+
+from stateledger.core.model import Decision, Record, Source
+
+
+@dataclass(frozen=True)
+class Statement:
+    """A candidate statement with the cues read off its text (see core.cues.analyse)."""
+
+    text: str
+    source: Source
+    speaker: str | None
+    at: datetime
+    subject: str  # "user" for the speaker's own facts, else a lower-cased name or role
+    slot: str | None
+    value: str | None
+    single_valued: bool  # the slot holds one value at a time (location) or many (pets)
+    retracts: str | None  # a value the statement says no longer holds ("my dog Rex died")
+    first_person: bool
+    hedged: bool  # "might", "thinking about", "not sure"
+    negated: bool  # "no longer", "broke up", "don't have ... anymore"
+    reported: bool  # "my mom says I ...": a claim by someone else about the subject
+    transition: bool  # "I'm moving from X to Y", "in the middle of switching"
+    coexist: bool  # "I also have a cat", "another job"
+    scoped: bool  # "except on Fridays", "only when travelling"
+    question: bool
+    chitchat: bool  # no state content at all
+    confirms: bool  # "it's official", "I did take it"
+    denies: bool  # "I turned it down", "didn't happen"
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A stored record the statement may update, with the similarities that found it."""
+
+    record: Record
+    similarity: float  # cosine similarity of the embeddings
+    topic: float | None = None  # Sentry topic agreement, when a Sentry gate ran
+    logic: float | None = None  # Sentry logic compatibility
+    gated: bool = True  # passed the Sentry gate (always True without a gate)
+
+
+@runtime_checkable
+class Policy(Protocol):
+    """Decides one transaction. Implementations must be deterministic for equal inputs."""
+
+    @property
+    def name(self) -> str:
+        """Short name recorded with every transaction this policy decides."""
+        ...
+
+    def decide(self, statement: Statement, candidates: list[Candidate]) -> Decision: ...

@@ -1,0 +1,68 @@
+"""The storage protocol. Domain code talks to this and never to a backend directly."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any, Protocol
+
+import numpy as np
+
+from stateledger.core.model import Diff, Ledger, Record, Transaction
+
+Vector = np.ndarray  # float32, L2-normalised, shape (dim,)
+
+
+class Store(Protocol):
+    """Persistence for records, links, the transaction log and the search indexes.
+
+    Every method that changes state does it in one database transaction: it either fully
+    happens or not at all (also across a crash).
+    """
+
+    dim: int  # embedding dimension the store was created with
+
+    def commit(self, diff: Diff, tx: Transaction) -> None:
+        """Apply ``diff`` and log ``tx`` atomically. Links are written with their inverses."""
+        ...
+
+    def get(self, ids: Iterable[str]) -> list[Record]:
+        """Records by id (with links and embeddings), in the order asked; unknown ids skipped."""
+        ...
+
+    def records(
+        self, user_id: str, ledgers: Sequence[Ledger] | None = None, limit: int | None = None
+    ) -> list[Record]:
+        """A user's records in the given ledgers (all when None), oldest valid_from first."""
+        ...
+
+    def slot_records(
+        self, user_id: str, subject: str, slot: str, ledgers: Sequence[Ledger]
+    ) -> list[Record]:
+        """The records of one (user, subject, slot) in the given ledgers (an index lookup)."""
+        ...
+
+    def has_user(self, user_id: str) -> bool: ...
+
+    def users(self) -> list[str]: ...
+
+    def search_text(
+        self, user_id: str, query: str, limit: int, ledgers: Sequence[Ledger]
+    ) -> list[tuple[str, float]]:
+        """Full-text hits as (record id, score), best first; higher score is better."""
+        ...
+
+    def search_vector(
+        self, user_id: str, vector: Vector, limit: int, ledgers: Sequence[Ledger]
+    ) -> list[tuple[str, float]]:
+        """Nearest records by cosine similarity as (record id, similarity), best first."""
+        ...
+
+    def delete(self, ids: Sequence[str], reason: str) -> int:
+        """Delete records, their links and embeddings in one transaction; log a forget entry."""
+        ...
+
+    def transactions(self, user_id: str, limit: int = 100) -> list[dict[str, Any]]:
+        """The user's transaction log, newest first."""
+        ...
+
+    def close(self) -> None: ...

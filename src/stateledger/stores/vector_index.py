@@ -1,0 +1,168 @@
+"""An exact, in-process cosine index for one user's embeddings.
+
+Why brute force: a user's memory is at most ~10^5 records, and one float32 mat-vec over
+100,000 x 384 rows is a few milliseconds with BLAS, exact (no recall loss, no tuning) and
+trivially updatable. An ANN library would add a dependency and approximate results for no
+real gain at this scale.
+
+Rows are L2-normalised on insert so a dot product is the cosine similarity. Each row also
+carries a ledger code, so a search filtered to some ledgers is one mask over the scores
+rather than a separate index per ledger (records move between ledgers on every revise).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from stateledger.core.model import Ledger
+
+F32Array = npt.NDArray[np.float32]
+
+_LEDGERS: tuple[Ledger, ...] = tuple(Ledger)
+_CODE: dict[Ledger, int] = {ledger: i for i, ledger in enumerate(_LEDGERS)}
+_MIN_CAPACITY = 64
+
+
+def _normalise_rows(vectors: F32Array) -> F32Array:
+    """L2-normalised copy of each row; zero rows stay zero (they then never score above 0).
+
+    einsum avoids the full-size temporary that ``np.linalg.norm(axis=1)`` allocates, which
+    matters when a 100k-row index is built in one go.
+    """
+    norms = np.sqrt(np.einsum("ij,ij->i", vectors, vectors))[:, None]
+    norms[norms == 0.0] = 1.0
+    out: F32Array = (vectors / norms).astype(np.float32, copy=False)
+    return out
+
+
+class VectorIndex:
+    """Exact top-k cosine search over (id, vector, ledger) rows.
+
+    Storage grows by doubling so that appends from many small commits stay amortised O(1)
+    instead of copying the whole matrix on each one. Not thread-safe by itself: the owning
+    store serialises access with its lock.
+    """
+
+    def __init__(self, dim: int) -> None:
+        if dim <= 0:
+            raise ValueError(f"dim must be positive, got {dim}")
+        self.dim = dim
+        self._matrix: F32Array = np.zeros((0, dim), dtype=np.float32)
+        self._codes: npt.NDArray[np.uint8] = np.zeros(0, dtype=np.uint8)
+        self._ids: list[str] = []
+        self._row: dict[str, int] = {}
+
+    def __len__(self) -> int:
+        return len(self._ids)
+
+    def __contains__(self, record_id: object) -> bool:
+        return record_id in self._row
+
+    def _reserve(self, n: int) -> None:
+        """Make room for ``n`` rows in total, doubling capacity when it runs out."""
+        capacity = self._matrix.shape[0]
+        if n <= capacity:
+            return
+        new_capacity = max(n, 2 * capacity, _MIN_CAPACITY)
+        matrix = np.zeros((new_capacity, self.dim), dtype=np.float32)
+        codes = np.zeros(new_capacity, dtype=np.uint8)
+        used = len(self._ids)
+        matrix[:used] = self._matrix[:used]
+        codes[:used] = self._codes[:used]
+        self._matrix, self._codes = matrix, codes
+
+    def add(self, ids: Sequence[str], vectors: npt.ArrayLike, ledgers: Sequence[Ledger]) -> None:
+        """Insert rows; an id already present has its vector and ledger replaced."""
+        matrix = np.asarray(vectors, dtype=np.float32).reshape(len(ids), self.dim)
+        if len(ledgers) != len(ids):
+            raise ValueError("ids, vectors and ledgers must have the same length")
+        if not ids:
+            return
+        matrix = _normalise_rows(matrix)
+        if not self._ids and len(set(ids)) == len(ids):
+            # Bulk build (the lazy load of a user's index): adopt the array, no extra copy.
+            self._matrix = matrix
+            self._codes = np.fromiter((_CODE[led] for led in ledgers), np.uint8, len(ids))
+            self._ids = list(ids)
+            self._row = {record_id: row for row, record_id in enumerate(self._ids)}
+            return
+        fresh: list[int] = []
+        for i, record_id in enumerate(ids):
+            row = self._row.get(record_id)
+            if row is None:
+                fresh.append(i)
+            else:
+                self._matrix[row] = matrix[i]
+                self._codes[row] = _CODE[ledgers[i]]
+        if not fresh:
+            return
+        start = len(self._ids)
+        # An id repeated inside one call keeps its last occurrence, like sequential adds.
+        last: dict[str, int] = {}
+        for i in fresh:
+            last[ids[i]] = i
+        order = list(last.values())
+        self._reserve(start + len(order))
+        self._matrix[start : start + len(order)] = matrix[order]
+        self._codes[start : start + len(order)] = [_CODE[ledgers[i]] for i in order]
+        for offset, i in enumerate(order):
+            self._row[ids[i]] = start + offset
+            self._ids.append(ids[i])
+
+    def update_ledger(self, record_id: str, ledger: Ledger) -> bool:
+        """Move a row to another ledger; False when the id is not indexed."""
+        row = self._row.get(record_id)
+        if row is None:
+            return False
+        self._codes[row] = _CODE[ledger]
+        return True
+
+    def remove(self, ids: Iterable[str]) -> int:
+        """Drop rows and compact the storage; returns how many were present.
+
+        Compaction is O(n) but deletes are rare (forget only), and it keeps search a single
+        contiguous mat-vec with no tombstones to skip.
+        """
+        gone = {self._row[i] for i in set(ids) if i in self._row}
+        if not gone:
+            return 0
+        used = len(self._ids)
+        keep = np.ones(used, dtype=bool)
+        keep[list(gone)] = False
+        self._matrix = np.ascontiguousarray(self._matrix[:used][keep])
+        self._codes = self._codes[:used][keep].copy()
+        self._ids = [rid for rid, k in zip(self._ids, keep.tolist(), strict=True) if k]
+        self._row = {rid: row for row, rid in enumerate(self._ids)}
+        return len(gone)
+
+    def search(
+        self, vector: npt.ArrayLike, k: int, ledgers: Sequence[Ledger] | None = None
+    ) -> list[tuple[str, float]]:
+        """Top-``k`` rows by cosine similarity, best first, restricted to ``ledgers``.
+
+        ``ledgers=None`` searches every row. The ledger filter adds a 0 / -inf penalty per
+        row (one gather, cheaper than boolean masking) and drops -inf rows from the top-k.
+        Equal scores inside the result come out in insertion order.
+        """
+        used = len(self._ids)
+        if k <= 0 or used == 0 or (ledgers is not None and not ledgers):
+            return []
+        query = np.asarray(vector, dtype=np.float32).reshape(-1)
+        if query.shape[0] != self.dim:
+            raise ValueError(f"query has dim {query.shape[0]}, index has dim {self.dim}")
+        norm = float(np.linalg.norm(query))
+        if norm > 0.0:
+            query = query / np.float32(norm)
+        scores = self._matrix[:used] @ query
+        if ledgers is not None and len(set(ledgers)) < len(_LEDGERS):
+            penalty = np.full(len(_LEDGERS), -np.inf, dtype=np.float32)
+            penalty[[_CODE[Ledger(led)] for led in ledgers]] = 0.0
+            scores += penalty[self._codes[:used]]  # in place: scores is a fresh array
+        k = min(k, used)
+        top = np.argpartition(scores, used - k)[used - k :] if k < used else np.arange(used)
+        top = top[np.isfinite(scores[top])]
+        order = top[np.lexsort((top, -scores[top]))]
+        return [(self._ids[row], float(scores[row])) for row in order.tolist()]

@@ -1,0 +1,170 @@
+"""VectorIndex: exact top-k cosine search with ledger filtering and in-place maintenance."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from stateledger.core.model import Ledger
+from stateledger.stores.vector_index import VectorIndex
+
+DIM = 8
+A, P, H = Ledger.ACCEPTED, Ledger.PENDING, Ledger.HISTORY
+
+
+def unit(rng: np.random.Generator, n: int, dim: int = DIM) -> np.ndarray:
+    m = rng.standard_normal((n, dim)).astype(np.float32)
+    out: np.ndarray = m / np.linalg.norm(m, axis=1, keepdims=True)
+    return out
+
+
+def brute(
+    ids: list[str], m: np.ndarray, ledgers: list[Ledger], q: np.ndarray, k: int, keep: set[Ledger]
+) -> list[str]:
+    scores = (m / np.linalg.norm(m, axis=1, keepdims=True)) @ (q / np.linalg.norm(q))
+    order = sorted(range(len(ids)), key=lambda i: (-scores[i], i))
+    return [ids[i] for i in order if ledgers[i] in keep][:k]
+
+
+def test_search_matches_brute_force_with_ledger_filter() -> None:
+    rng = np.random.default_rng(1)
+    m = rng.standard_normal((300, DIM)).astype(np.float32) * 3  # not normalised on purpose
+    ids = [f"r{i}" for i in range(300)]
+    ledgers = [(A, P, H)[i % 3] for i in range(300)]
+    ix = VectorIndex(DIM)
+    ix.add(ids, m, ledgers)
+    for _ in range(20):
+        q = rng.standard_normal(DIM).astype(np.float32)
+        for keep in ({A}, {P, H}, {A, P, H}):
+            got = ix.search(q, 7, sorted(keep))
+            assert [i for i, _ in got] == brute(ids, m, ledgers, q, 7, keep)
+            assert all(-1.0001 <= s <= 1.0001 for _, s in got)
+            assert [s for _, s in got] == sorted((s for _, s in got), reverse=True)
+
+
+def test_self_query_scores_one_and_none_searches_all() -> None:
+    rng = np.random.default_rng(2)
+    m = unit(rng, 50)
+    ix = VectorIndex(DIM)
+    ix.add([str(i) for i in range(50)], m, [H] * 50)
+    (top, score), *_ = ix.search(m[17], 3, None)
+    assert top == "17" and score == pytest.approx(1.0, abs=1e-5)
+    assert ix.search(m[17], 3, [A]) == []
+    assert ix.search(m[17], 3, []) == []
+    assert ix.search(m[17], 0, None) == []
+
+
+def test_k_larger_than_candidates_returns_only_candidates() -> None:
+    rng = np.random.default_rng(3)
+    ix = VectorIndex(DIM)
+    ix.add(["a", "b", "c", "d"], unit(rng, 4), [A, P, P, H])
+    got = ix.search(rng.standard_normal(DIM), 10, [P])
+    assert sorted(i for i, _ in got) == ["b", "c"]
+    assert len(ix.search(rng.standard_normal(DIM), 10, None)) == 4
+
+
+def test_update_ledger_moves_row_between_filters() -> None:
+    rng = np.random.default_rng(4)
+    m = unit(rng, 3)
+    ix = VectorIndex(DIM)
+    ix.add(["a", "b", "c"], m, [A, A, A])
+    assert ix.update_ledger("b", H) is True
+    assert ix.update_ledger("zzz", H) is False
+    assert "b" not in [i for i, _ in ix.search(m[1], 3, [A])]
+    assert [i for i, _ in ix.search(m[1], 3, [H])] == ["b"]
+
+
+def test_add_existing_id_replaces_vector_and_ledger() -> None:
+    rng = np.random.default_rng(5)
+    m = unit(rng, 2)
+    ix = VectorIndex(DIM)
+    ix.add(["a", "b"], m, [A, A])
+    ix.add(["a"], m[1:2], [P])
+    assert len(ix) == 2
+    assert ix.search(m[1], 1, [P])[0][0] == "a"
+    assert ix.search(m[1], 1, [P])[0][1] == pytest.approx(1.0, abs=1e-5)
+
+
+def test_remove_compacts_and_keeps_ids_aligned() -> None:
+    rng = np.random.default_rng(6)
+    m = unit(rng, 10)
+    ids = [f"r{i}" for i in range(10)]
+    ix = VectorIndex(DIM)
+    ix.add(ids, m, [A] * 10)
+    assert ix.remove(["r2", "r5", "nope"]) == 2
+    assert ix.remove(["nope"]) == 0
+    assert len(ix) == 8 and "r2" not in ix and "r3" in ix
+    for i in (0, 3, 6, 9):
+        assert ix.search(m[i], 1, None)[0][0] == f"r{i}"
+    ix.add(["new"], m[2:3], [A])  # append after compaction
+    assert ix.search(m[2], 1, None)[0][0] == "new"
+
+
+def test_many_small_adds_grow_capacity() -> None:
+    rng = np.random.default_rng(7)
+    m = unit(rng, 500)
+    ix = VectorIndex(DIM)
+    for i in range(500):
+        ix.add([f"r{i}"], m[i : i + 1], [A])
+    assert len(ix) == 500
+    assert ix.search(m[321], 1, None)[0][0] == "r321"
+
+
+def test_zero_vectors_and_bad_input() -> None:
+    ix = VectorIndex(DIM)
+    assert ix.search(np.ones(DIM), 5, None) == []  # empty index
+    ix.add(["z"], np.zeros((1, DIM)), [A])
+    assert ix.search(np.ones(DIM), 1, None) == [("z", 0.0)]
+    assert ix.search(np.zeros(DIM), 1, None) == [("z", 0.0)]
+    with pytest.raises(ValueError):
+        ix.search(np.ones(DIM + 1), 1, None)
+    with pytest.raises(ValueError):
+        ix.add(["x", "y"], np.ones((2, DIM)), [A])
+    with pytest.raises(ValueError):
+        VectorIndex(0)
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    ops=st.lists(
+        st.tuples(st.sampled_from(["add", "move", "rm"]), st.integers(0, 15), st.integers(0, 2)),
+        max_size=40,
+    ),
+    seed=st.integers(0, 2**16),
+)
+def test_matches_reference_model_under_random_operations(
+    ops: list[tuple[str, int, int]], seed: int
+) -> None:
+    rng = np.random.default_rng(seed)
+    ix = VectorIndex(DIM)
+    model: dict[str, tuple[np.ndarray, Ledger]] = {}
+    ledgers = (A, P, H)
+    for op, key, led in ops:
+        rid = f"r{key}"
+        if op == "add":
+            vec = rng.standard_normal(DIM).astype(np.float32)
+            ix.add([rid], vec[None, :], [ledgers[led]])
+            model[rid] = (vec, ledgers[led])
+        elif op == "move":
+            assert ix.update_ledger(rid, ledgers[led]) == (rid in model)
+            if rid in model:
+                model[rid] = (model[rid][0], ledgers[led])
+        else:
+            assert ix.remove([rid]) == int(rid in model)
+            model.pop(rid, None)
+    assert len(ix) == len(model)
+    q = rng.standard_normal(DIM).astype(np.float32)
+    for keep in ([A], [P, H], None):
+        got = ix.search(q, 5, keep)
+        allowed = set(keep) if keep else set(ledgers)
+        expect = {
+            rid: float(v @ q / np.linalg.norm(v) / np.linalg.norm(q))
+            for rid, (v, led) in model.items()
+            if led in allowed
+        }
+        best = sorted(expect.values(), reverse=True)[:5]
+        assert [s for _, s in got] == pytest.approx(best, abs=1e-5)
+        for rid, score in got:
+            assert expect[rid] == pytest.approx(score, abs=1e-5)
