@@ -204,3 +204,24 @@ def test_trace_shape() -> None:
     assert [p["id"] for p in trace["pool"]] == trace["pre_rank"] == ["a", "b", "c"]
     assert trace["final"] == [e.record.id for e in ev] == ["a", "b"]
     assert trace["k"] == 2 and trace["at"] is None
+
+
+def test_relation_hops_follow_the_seed_they_came_from() -> None:
+    """With more seeds than k, a stale top seed still brings its live successor into top-k."""
+    from stateledger.core.model import LEDGER_OF_STATUS
+    from stateledger.core.profiler import profile_query
+
+    def mk(rid: str, status: Status, links: tuple[Link, ...] = ()) -> Record:
+        return Record(rid, "u", rid, "user", None, None, Source.USER, 1.0,
+                      datetime(2023, 1, 1, tzinfo=UTC), None, datetime(2023, 1, 1, tzinfo=UTC),
+                      status, LEDGER_OF_STATUS[status], links)
+
+    old = mk("old", Status.SUPERSEDED, (Link("old", "new", LinkType.SUPERSEDED_BY),))
+    new = mk("new", Status.ACTIVE, (Link("new", "old", LinkType.SUPERSEDES),))
+    noise = [mk(f"n{i}", Status.ACTIVE) for i in range(6)]
+    store = {r.id: r for r in [old, new, *noise]}
+    seeds = [(old, 1.0)] + [(r, 0.5) for r in noise]
+    items, _ = build_packet(profile_query("where do I live now?"), seeds,
+                            lambda ids: [store[i] for i in ids if i in store], k=3)
+    assert [e.record.id for e in items] == ["old", "new", "n0"]
+    assert items[1].bucket == "relation"

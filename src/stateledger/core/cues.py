@@ -166,7 +166,7 @@ _CHITCHAT = re.compile(
     r"^\s*(?:hi|hey|hello|yo|thanks|thank you|thx|ok|okay|cool|nice|great|awesome|wow|lol|haha|"
     r"good (?:morning|night|evening)|bye|see you|sounds good|sure|yes|yeah|yep|no|nope|"
     r"same here|me too|totally|exactly|right|agreed|congrats|congratulations|take care|"
-    r"how are you|what's up|how's it going)\b[\s!.,?:)(]*(?:\w+[\s!.,?]*){0,4}$",
+    r"how are you|what's up|how's it going)\b[\s!.,?:)(]*(?:[\w']+[\s!.,?]*){0,5}$",
     re.I,
 )
 

@@ -1,0 +1,70 @@
+"""The CLI mirrors the API: every command with --json prints one JSON object or list."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from stateledger.interfaces.cli import main
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> object:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    return json.loads(out)
+
+
+def test_cli_round_trip(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = str(tmp_path / "m.db")
+    first = run(capsys, "add", "I live in Portland.", "--user", "alice", "--db", db,
+                "--at", "2023-01-03T09:00:00+00:00", "--json")
+    second = run(capsys, "add", "I moved to Seattle last weekend", "--user", "alice", "--db", db,
+                 "--at", "2023-02-14T18:00:00+00:00", "--json")
+    assert isinstance(first, dict) and isinstance(second, dict)
+    assert (first["action"], second["action"]) == ("append", "revise")
+    assert second["target"]["id"] == first["record"]["id"]
+
+    now = run(capsys, "answer", "Where do I live now?", "--user", "alice", "--db", db, "--json")
+    before = run(capsys, "answer", "Where did I live before?", "--user", "alice", "--db", db,
+                 "--json")
+    assert isinstance(now, dict) and isinstance(before, dict)
+    assert "Seattle" in now["text"] and now["view"] == "current"
+    assert "Portland" in before["text"] and before["view"] == "historical"
+
+    pkt = run(capsys, "search", "where did I live?", "--user", "alice", "--db", db, "--k", "3",
+              "--json")
+    assert isinstance(pkt, dict) and len(pkt["items"]) <= 3
+    assert {i["label"] for i in pkt["items"]} <= {"current memory", "historical memory"}
+
+    hist = run(capsys, "records", "--user", "alice", "--ledger", "history", "--db", db, "--json")
+    assert isinstance(hist, list) and [r["value"] for r in hist] == ["Portland"]
+    chain = run(capsys, "history", second["record"]["id"], "--db", db, "--json")
+    assert isinstance(chain, list) and [r["value"] for r in chain] == ["Portland", "Seattle"]
+    gone = run(capsys, "forget", first["record"]["id"], "--db", db, "--json")
+    assert isinstance(gone, dict) and len(gone["deleted"]) == 2
+
+
+def test_cli_errors_exit_2_with_a_message(tmp_path: Path,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    db = str(tmp_path / "m.db")
+    assert main(["add", "   ", "--user", "alice", "--db", db]) == 2
+    assert "empty" in capsys.readouterr().err
+    assert main(["add", "I moved", "--user", "alice", "--db", db, "--at", "2023-01-01"]) == 2
+    assert "timezone" in capsys.readouterr().err
+    assert main(["answer", "where?", "--user", "ghost", "--db", db]) == 2
+    assert "no memories" in capsys.readouterr().err
+
+
+def test_console_script_runs_as_a_process(tmp_path: Path) -> None:
+    db = str(tmp_path / "m.db")
+    exe = Path(sys.executable).with_name("stateledger")
+    cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "stateledger.interfaces.cli"]
+    proc = subprocess.run([*cmd, "add", "I live in Oslo.", "--user", "u1", "--db", db, "--json"],
+                          capture_output=True, text=True, timeout=180, check=False)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["action"] == "append"
