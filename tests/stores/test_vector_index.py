@@ -168,3 +168,32 @@ def test_matches_reference_model_under_random_operations(
         assert [s for _, s in got] == pytest.approx(best, abs=1e-5)
         for rid, score in got:
             assert expect[rid] == pytest.approx(score, abs=1e-5)
+
+
+def test_projected_search_of_a_large_index_matches_exact_search() -> None:
+    """Above REDUCED_MIN_ROWS the index scans a projection, then re-scores exactly; on
+    clustered vectors (as sentence embeddings are) it finds the exact top-k."""
+    from stateledger.stores import vector_index as vx
+
+    rng = np.random.default_rng(7)
+    centres = rng.standard_normal((300, 384)).astype(np.float32)
+    rows = np.repeat(centres, vx.REDUCED_MIN_ROWS // 300 + 20, axis=0)
+    rows += 0.35 * rng.standard_normal(rows.shape).astype(np.float32)
+    n = len(rows)
+    ledgers = [Ledger.ACCEPTED if i % 4 else Ledger.HISTORY for i in range(n)]
+    index = vx.VectorIndex(384)
+    index.add([f"r{i}" for i in range(n)], rows, ledgers)
+    queries = rows[rng.choice(n, 40, replace=False)] + 0.2 * rng.standard_normal((40, 384)).astype(
+        np.float32
+    )
+    hits = 0
+    for q in queries:
+        for wanted in (None, [Ledger.HISTORY]):
+            fast = index.search(q, 10, wanted)
+            index.exact_only = True
+            exact = index.search(q, 10, wanted)
+            index.exact_only = False
+            hits += len({r for r, _ in fast} & {r for r, _ in exact})
+            if wanted is not None:
+                assert all(int(r[1:]) % 4 == 0 for r, _ in fast)
+    assert hits / (40 * 2 * 10) >= 0.95

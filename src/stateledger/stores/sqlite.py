@@ -331,9 +331,7 @@ class SQLiteStore:
             return None
         vec = np.asarray(record.embedding, dtype=np.float32).reshape(-1)
         if vec.shape[0] != self.dim:
-            raise StoreError(
-                f"record {record.id!r} has a {vec.shape[0]}-dim embedding; store dim is {self.dim}"
-            )
+            raise StoreError(f"record {record.id!r}: embedding dim {vec.shape[0]} != {self.dim}")
         if not np.all(np.isfinite(vec)):
             raise StoreError(f"record {record.id!r} has a non-finite embedding")
         return vec.tobytes()
@@ -359,13 +357,10 @@ class SQLiteStore:
             owner.update(new_owner)
             rows = [self._record_row(r) for r in diff.inserts]
             conn.executemany(f"INSERT INTO records ({_RECORD_COLUMNS}) VALUES ({_marks(15)})", rows)
-            conn.executemany(
-                "UPDATE records SET status = ?, ledger = ?, valid_to = ? WHERE id = ?",
-                [
-                    (_sql(u.status), _sql(u.ledger), _sql(u.valid_to), u.record_id)
-                    for u in diff.updates
-                ],
-            )
+            changes = [(_sql(u.status), _sql(u.ledger), _sql(u.valid_to), u.record_id)
+                       for u in diff.updates]  # fmt: skip
+            sql = "UPDATE records SET status = ?, ledger = ?, valid_to = ? WHERE id = ?"
+            conn.executemany(sql, changes)
             links: list[tuple[str, str, str]] = []
             for lk in diff.links:
                 for one in (lk, lk.inverse()):
@@ -415,10 +410,8 @@ class SQLiteStore:
             gone = list(owner)
             count = 0
             for chunk in _chunks(gone):
-                cur = conn.execute(
-                    f"DELETE FROM records WHERE id IN ({_marks(len(chunk))})", tuple(chunk)
-                )
-                count += cur.rowcount
+                sql = f"DELETE FROM records WHERE id IN ({_marks(len(chunk))})"
+                count += conn.execute(sql, tuple(chunk)).rowcount
             now = _ts(_now())
             by_user: dict[str, list[str]] = {}
             for rid in gone:
@@ -567,11 +560,8 @@ class SQLiteStore:
 
     def _index(self, user_id: str) -> VectorIndex | None:
         """The user's cached index, rebuilt if another connection changed the file."""
-        conn = self._connection()
-        try:
+        with self._tx("BEGIN") as conn:
             version = self._pragma_int(conn, "data_version")
-        except sqlite3.Error as exc:
-            raise StoreError(f"SQLite store operation failed: {exc}") from exc
         if version != self._data_version:
             self._indexes.clear()
             self._data_version = version

@@ -1,0 +1,514 @@
+"""The PostgreSQL store: records, links and the log in tables, pgvector and tsvector search.
+
+Why PostgreSQL: a team runs one memory for many users and agents, from several processes
+and hosts. Every mutation is one server transaction, so a crash (of the client or the
+server) never leaves half a diff, and several stores on one database see each other's
+commits at once (no in-process cache to invalidate, unlike the SQLite store).
+
+Search runs in SQL. Text: a generated ``tsvector`` column (``english`` configuration) with
+a GIN index, queried with an OR of ``plainto_tsquery`` over sanitised terms and ranked by
+``ts_rank_cd``. Vectors: a pgvector ``vector(dim)`` column ranked exactly by cosine
+distance ``<=>`` among the user's own rows, in the asked ledgers. Exact rather
+than HNSW: a global ANN index filtered to one user loses recall (the index returns the
+nearest rows of *all* users, then the filter drops most of them), and one user's memory is
+small enough (~10^5 rows at most) for an exact scan; see the README for measured latency.
+
+Connections: one connection per store, shared by all threads behind an ``RLock`` (each
+method holds it for one statement or one transaction). Simple and enough for the request
+rates of a memory service; a process that needs more parallelism opens several stores.
+A connection that broke (server restart) is replaced on the next call.
+
+Tables live in one schema (``schema=`` argument, ``?schema=`` in the URL, or the first
+schema of the connection's ``search_path``), named ``stateledger_*`` so they can share a
+schema with an application's own tables. ``stateledger_meta`` holds the schema version and
+the embedding dimension.
+"""
+
+from __future__ import annotations
+
+import enum
+import threading
+import uuid
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from typing import Any
+from urllib.parse import parse_qsl, quote, urlencode, urlsplit, urlunsplit
+
+import numpy as np
+import numpy.typing as npt
+
+from stateledger.core.model import Diff, Ledger, Link, LinkType, Record, Source, Status, Transaction
+from stateledger.errors import (
+    InvalidInputError,
+    MissingDependencyError,
+    SchemaVersionError,
+    StateLedgerError,
+    StoreError,
+    UnknownRecordError,
+)
+from stateledger.stores.base import Vector
+from stateledger.stores.postgres_sql import (
+    MIGRATIONS,
+    RECORD_FIELDS,
+    SCHEMA_VERSION,
+    TABLES,
+    TEXT_SEARCH_CONFIG,
+    TX_FIELDS,
+    statements,
+    tsquery_terms,
+)
+
+try:
+    import psycopg
+    from pgvector.psycopg import register_vector
+    from psycopg import sql as pgsql
+    from psycopg.conninfo import conninfo_to_dict
+except ImportError as exc:  # pragma: no cover - exercised in a subprocess by the tests
+    raise MissingDependencyError(
+        "the PostgreSQL store needs psycopg and pgvector: pip install 'stateledger[postgres]'"
+    ) from exc
+
+__all__ = ["SCHEMA_VERSION", "TEXT_SEARCH_CONFIG", "PostgresStore", "tsquery_terms"]
+
+_MIGRATION_LOCK = "stateledger.migrate"  # advisory lock: concurrent openers migrate once
+
+
+# ------------------------------------------------------------------------- helpers
+
+
+def _array(vector: Any) -> npt.NDArray[np.float32]:
+    """A loaded vector as an owned float32 array (pgvector >= 0.4 loads ``Vector`` objects,
+    older releases numpy arrays)."""
+    raw = vector.to_numpy() if hasattr(vector, "to_numpy") else vector
+    return np.array(raw, dtype=np.float32, copy=True)
+
+
+def _plain(value: Any) -> Any:
+    """Enums are stored by value (psycopg would pick a dumper by type, not by value)."""
+    return value.value if isinstance(value, enum.Enum) else value
+
+
+def _utc(value: datetime | None) -> datetime | None:
+    """A loaded timestamp in UTC, like the SQLite store returns it."""
+    return None if value is None else value.astimezone(UTC)
+
+
+def _iso(value: datetime) -> str:
+    """Log timestamps as the SQLite store writes them: fixed-width UTC ISO-8601 strings."""
+    return value.astimezone(UTC).isoformat(timespec="microseconds")
+
+
+def _split_schema(url: str) -> tuple[str, str | None]:
+    """Take a ``schema=`` query parameter (ours, unknown to libpq) out of a URL."""
+    if "://" not in url:
+        return url, None  # a libpq keyword string: no URL query to look at
+    parts = urlsplit(url)
+    query = parse_qsl(parts.query, keep_blank_values=True)
+    schemas = [v for k, v in query if k == "schema"]
+    if not schemas:
+        return url, None
+    # quote, not quote_plus: libpq decodes %XX but leaves "+" as is (options=-c a=b -c ...)
+    rest = urlencode([(k, v) for k, v in query if k != "schema"], quote_via=quote)
+    return urlunsplit(parts._replace(query=rest)), schemas[-1]
+
+
+def _where(params: dict[str, Any]) -> str:
+    """Host, port and database of a connection, for messages (never the password)."""
+    host = params.get("host") or "localhost"
+    return f"{host}:{params.get('port') or 5432}/{params.get('dbname') or ''}"
+
+
+# --------------------------------------------------------------------------- store
+
+
+class PostgresStore:
+    """The ``Store`` protocol on PostgreSQL with the pgvector extension.
+
+    ``url`` is a libpq URL (``postgresql://user:pass@host:5432/db``) or keyword string.
+    ``schema`` (or ``?schema=NAME`` in the URL) puts the tables in that schema, created if
+    missing; otherwise they go to the first schema of the connection's ``search_path``.
+    The ``vector`` extension is created when missing if the role may do so; otherwise a
+    superuser has to run ``CREATE EXTENSION vector`` in the database once.
+    """
+
+    def __init__(
+        self, url: str, dim: int = 384, *, schema: str | None = None, connect_timeout: int = 10
+    ) -> None:
+        if dim <= 0:
+            raise InvalidInputError(f"dim must be positive, got {dim}")
+        conninfo, url_schema = _split_schema(url)
+        self.dim = dim
+        self._requested_schema = schema if schema is not None else url_schema
+        if self._requested_schema is not None and not 0 < len(self._requested_schema) < 64:
+            raise InvalidInputError(f"schema name must be 1-63 characters: {schema!r}")
+        try:
+            self._params: dict[str, Any] = dict(conninfo_to_dict(conninfo))
+        except psycopg.Error as exc:
+            raise InvalidInputError(f"not a PostgreSQL connection string: {exc}") from exc
+        self._params.setdefault("connect_timeout", connect_timeout)
+        self._params.setdefault("application_name", "stateledger")
+        self.schema = ""  # the schema the tables are in, known once connected
+        self._sql: dict[str, str] = {}
+        self._lock = threading.RLock()
+        self._conn: psycopg.Connection[Any] | None = None
+        self._closed = False
+        with self._lock:
+            self._connect()
+
+    def __repr__(self) -> str:
+        return f"PostgresStore({_where(self._params)!r}, schema={self.schema!r}, dim={self.dim})"
+
+    # -- connection and migrations ----------------------------------------------------------
+
+    def _connect(self) -> psycopg.Connection[Any]:
+        """Open the connection, migrate, and register the vector type (lock held)."""
+        try:
+            conn = psycopg.connect(autocommit=True, **self._params)
+        except psycopg.Error as exc:
+            raise StoreError(
+                f"cannot connect to PostgreSQL at {_where(self._params)}: {exc}"
+            ) from exc
+        try:
+            # UTC so loaded timestamps need no zone lookup; warnings only, so harmless
+            # NOTICEs (stop-word-only queries, IF NOT EXISTS) do not reach the client.
+            conn.execute("SET TIME ZONE 'UTC'")
+            conn.execute("SET client_min_messages TO warning")
+            with conn.transaction():
+                self._migrate(conn)
+            register_vector(conn)
+        except BaseException as exc:
+            conn.close()
+            if isinstance(exc, psycopg.Error):
+                raise StoreError(f"cannot open the PostgreSQL store: {exc}") from exc
+            raise
+        self._conn = conn
+        return conn
+
+    def _migrate(self, conn: psycopg.Connection[Any]) -> None:
+        """Extension, schema, search_path, migrations and the ``dim`` check: one transaction."""
+        conn.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (_MIGRATION_LOCK,))
+        ext_schema = self._ensure_extension(conn)
+        if self._requested_schema is not None:
+            conn.execute(
+                pgsql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(
+                    pgsql.Identifier(self._requested_schema)
+                )
+            )
+            path = [self._requested_schema]
+        else:
+            row = conn.execute("SELECT current_schema(), current_schemas(false)").fetchone()
+            if row is None or row[0] is None:
+                raise StoreError(
+                    "no schema to create tables in: the search_path names no existing schema; "
+                    "create it, or pass schema= / ?schema= to the store"
+                )
+            path = list(row[1])
+        if ext_schema not in path:
+            path.append(ext_schema)  # the vector type and operators must resolve
+        conn.execute(
+            "SELECT set_config('search_path', %s, false)",
+            (", ".join(pgsql.Identifier(p).as_string(conn) for p in path),),
+        )
+        self.schema = path[0]
+        names = {
+            k: f"{pgsql.Identifier(self.schema).as_string(conn)}.{v}" for k, v in TABLES.items()
+        }
+        self._sql = statements(names)
+        exists = conn.execute(
+            "SELECT 1 FROM pg_tables WHERE schemaname = %s AND tablename = %s",
+            (self.schema, TABLES["meta"]),
+        ).fetchone()
+        if exists is None:
+            conn.execute(
+                "CREATE TABLE {meta} (key text PRIMARY KEY, value text NOT NULL)".format(**names)
+            )
+        meta = dict(conn.execute("SELECT key, value FROM {meta}".format(**names)).fetchall())
+        version = int(meta.get("schema_version", 0))
+        where = f"schema {self.schema!r} at {_where(self._params)}"
+        if version > SCHEMA_VERSION:
+            raise SchemaVersionError(
+                f"{where} has stateledger schema version {version}; this stateledger supports "
+                f"up to {SCHEMA_VERSION}. Upgrade stateledger to open it."
+            )
+        if "dim" in meta and int(meta["dim"]) != self.dim:
+            raise StoreError(
+                f"{where} holds {meta['dim']}-dimensional embeddings but the store was opened "
+                f"with dim={self.dim}; use the same embedding model (or dim={meta['dim']})."
+            )
+        upsert = (
+            "INSERT INTO {meta} (key, value) VALUES (%s, %s) "
+            "ON CONFLICT (key) DO UPDATE SET value = excluded.value"
+        ).format(**names)
+        for target, migration in MIGRATIONS:
+            if target > version:
+                for statement in migration(self.dim):
+                    conn.execute(statement.format(**names))
+                conn.execute(upsert, ("schema_version", str(target)))
+        conn.execute(upsert, ("dim", str(self.dim)))
+
+    @staticmethod
+    def _ensure_extension(conn: psycopg.Connection[Any]) -> str:
+        """The schema of the ``vector`` extension, creating the extension when allowed."""
+        query = (
+            "SELECT n.nspname FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace "
+            "WHERE e.extname = 'vector'"
+        )
+        row = conn.execute(query).fetchone()
+        if row is None:
+            try:
+                with conn.transaction():  # a savepoint: a refusal must not abort the rest
+                    conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
+            except psycopg.Error as exc:
+                raise StoreError(
+                    "the pgvector extension is not installed in this database and could not be "
+                    f"created ({exc}). Install pgvector on the server (Debian: "
+                    "postgresql-NN-pgvector) and run CREATE EXTENSION vector as a superuser."
+                ) from exc
+            row = conn.execute(query).fetchone()
+        assert row is not None
+        return str(row[0])
+
+    def close(self) -> None:
+        """Close the connection; idempotent. Later calls raise StoreError."""
+        with self._lock:
+            self._closed = True
+            if self._conn is not None:
+                self._conn.close()
+                self._conn = None
+
+    def __enter__(self) -> PostgresStore:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def _live(self) -> psycopg.Connection[Any]:
+        """The open connection (lock held), replaced first if it broke (server restart)."""
+        if self._closed:
+            raise StoreError("the store is closed")
+        conn = self._conn
+        if conn is None or conn.broken or conn.closed:
+            if conn is not None:
+                conn.close()
+            self._conn = None
+            conn = self._connect()
+        return conn
+
+    @contextmanager
+    def _write(self) -> Iterator[psycopg.Cursor[Any]]:
+        """A cursor inside one transaction, under the lock.
+
+        Errors we raise on purpose (StateLedgerError) pass through after the rollback;
+        anything else (psycopg errors, bad values) becomes a StoreError with the cause
+        chained, so callers need to catch only the documented hierarchy. A write is never
+        retried: if the connection dropped during COMMIT, whether it landed is unknown.
+        """
+        with self._lock:
+            conn = self._live()
+            try:
+                with conn.transaction(), conn.cursor(binary=True) as cur:
+                    yield cur
+            except Exception as exc:
+                if isinstance(exc, StateLedgerError):
+                    raise
+                raise StoreError(f"PostgreSQL store operation failed: {exc}") from exc
+
+    def _read(self, statement: str, params: Sequence[Any] | dict[str, Any]) -> list[Any]:
+        """Rows of one statement, run in autocommit mode (one snapshot, no BEGIN/COMMIT).
+
+        Binary results, so embeddings arrive as packed float32. A read that failed because
+        the connection broke is retried once on a fresh connection (reads are idempotent).
+        """
+        with self._lock:
+            for attempt in (1, 2):
+                conn = self._live()
+                try:
+                    with conn.cursor(binary=True) as cur:
+                        return cur.execute(statement, params).fetchall()
+                except psycopg.OperationalError as exc:
+                    if attempt == 1 and conn.broken:
+                        continue
+                    raise StoreError(f"PostgreSQL store operation failed: {exc}") from exc
+                except psycopg.Error as exc:
+                    raise StoreError(f"PostgreSQL store operation failed: {exc}") from exc
+            raise AssertionError("unreachable")  # pragma: no cover
+
+    # -- writes -----------------------------------------------------------------------------
+
+    def _embedding(self, record: Record) -> npt.NDArray[np.float32] | None:
+        if record.embedding is None:
+            return None
+        vec = np.asarray(record.embedding, dtype=np.float32).reshape(-1)
+        if vec.shape[0] != self.dim:
+            raise StoreError(f"record {record.id!r}: embedding dim {vec.shape[0]} != {self.dim}")
+        if not np.all(np.isfinite(vec)):
+            raise StoreError(f"record {record.id!r} has a non-finite embedding")
+        return vec
+
+    def _record_row(self, r: Record) -> tuple[Any, ...]:
+        plain = tuple(_plain(getattr(r, f)) for f in RECORD_FIELDS[:-1])
+        return (*plain, self._embedding(r))
+
+    def commit(self, diff: Diff, tx: Transaction) -> None:
+        """Apply ``diff`` and log ``tx`` in one transaction; links also get their inverse.
+
+        References are checked before anything is written, so a diff that names a missing
+        record raises UnknownRecordError with the database untouched.
+        """
+        rows = [self._record_row(r) for r in diff.inserts]  # validates before any I/O
+        sql = self._sql
+        with self._write() as cur:
+            new_ids = {r.id for r in diff.inserts}
+            referenced = {u.record_id for u in diff.updates}
+            referenced |= {lk.src for lk in diff.links} | {lk.dst for lk in diff.links}
+            wanted = sorted(referenced - new_ids)
+            found = {row[0] for row in cur.execute(sql["owners"], (wanted,)).fetchall()}
+            missing = set(wanted) - found
+            if missing:
+                raise UnknownRecordError(f"diff references unknown record(s): {sorted(missing)}")
+            if rows:
+                cur.executemany(sql["insert_record"], rows)
+            if diff.updates:
+                changes = [(_plain(u.status), _plain(u.ledger), u.valid_to, u.record_id)
+                           for u in diff.updates]  # fmt: skip
+                cur.executemany(sql["update_record"], changes)
+            links = [(one.src, one.dst, LinkType(one.type).value)
+                     for lk in diff.links for one in (lk, lk.inverse())]  # fmt: skip
+            if links:
+                cur.executemany(sql["insert_link"], links)
+            ids = {role: getattr(tx, role).id if getattr(tx, role) is not None else None
+                   for role in ("record", "target", "resolved")}  # fmt: skip
+            cur.execute(
+                sql["insert_tx"],
+                (tx.id, tx.user_id, tx.text, _plain(tx.action), _plain(tx.relation), ids["record"],
+                 ids["target"], ids["resolved"], tx.rho, tx.confidence, tx.reason, tx.policy,
+                 tx.at, datetime.now(UTC)),
+            )  # fmt: skip
+
+    def delete(self, ids: Sequence[str], reason: str) -> int:
+        """Delete records (links both ways follow by cascade) and log a 'forget' entry.
+
+        One log entry per affected user, listing the deleted ids in its reason. Unknown ids
+        are ignored; the count says how many records were actually deleted.
+        """
+        asked = list(dict.fromkeys([ids] if isinstance(ids, str) else ids))
+        if not asked:
+            return 0
+        with self._write() as cur:
+            owner = dict(cur.execute(self._sql["delete"], (asked,)).fetchall())
+            by_user: dict[str, list[str]] = {}
+            for rid in asked:
+                if rid in owner:
+                    by_user.setdefault(owner[rid], []).append(rid)
+            now = datetime.now(UTC)
+            for user, user_ids in by_user.items():
+                listed = f"{reason}; forgot {len(user_ids)} record(s): {', '.join(user_ids)}"
+                cur.execute(
+                    self._sql["insert_tx"],
+                    (uuid.uuid4().hex, user, "", "forget", "none", None, None, None, 0.0, 1.0,
+                     listed, "", now, now),
+                )  # fmt: skip
+        return len(owner)
+
+    # -- reads ------------------------------------------------------------------------------
+
+    @staticmethod
+    def _hydrate(rows: Iterable[Sequence[Any]]) -> list[Record]:
+        """Rows of ``_SELECT_RECORDS`` -> Records with links (write order) and embeddings."""
+        out: list[Record] = []
+        for row in rows:
+            f = dict(zip(RECORD_FIELDS, row[:15], strict=True))
+            dsts, types = row[15] or [], row[16] or []
+            links = tuple(
+                Link(f["id"], dst, LinkType(t)) for dst, t in zip(dsts, types, strict=True)
+            )
+            vector = f.pop("embedding")
+            f["embedding"] = None if vector is None else _array(vector)
+            f["source"], f["status"], f["ledger"] = (
+                Source(f["source"]), Status(f["status"]), Ledger(f["ledger"]),
+            )  # fmt: skip
+            f["valid_from"], f["recorded_at"] = _utc(f["valid_from"]), _utc(f["recorded_at"])
+            f["valid_to"] = _utc(f["valid_to"])
+            out.append(Record(**f, links=links))
+        return out
+
+    def get(self, ids: Iterable[str]) -> list[Record]:
+        """Records by id in the order asked (duplicates repeated); unknown ids skipped."""
+        asked = [ids] if isinstance(ids, str) else list(ids)  # a bare id, not its characters
+        if not asked:
+            return []
+        rows = self._read(self._sql["get"], (list(dict.fromkeys(asked)),))
+        by_id = {r.id: r for r in self._hydrate(rows)}
+        return [by_id[i] for i in asked if i in by_id]
+
+    def records(
+        self, user_id: str, ledgers: Sequence[Ledger] | None = None, limit: int | None = None
+    ) -> list[Record]:
+        """A user's records, oldest valid_from first (then recorded_at, then insertion)."""
+        if (ledgers is not None and not ledgers) or (limit is not None and limit <= 0):
+            return []
+        values = None if ledgers is None else sorted({Ledger(led).value for led in ledgers})
+        rows = self._read(self._sql["records"], (user_id, values, values, limit))
+        return self._hydrate(rows)
+
+    def slot_records(
+        self, user_id: str, subject: str, slot: str, ledgers: Sequence[Ledger]
+    ) -> list[Record]:
+        """One (user, subject, slot)'s records, oldest first, via the slot index."""
+        if not ledgers:
+            return []
+        values = sorted({Ledger(led).value for led in ledgers})
+        rows = self._read(self._sql["slot"], (user_id, slot, subject, values))
+        return self._hydrate(rows)
+
+    def has_user(self, user_id: str) -> bool:
+        return bool(self._read(self._sql["has_user"], (user_id,)))
+
+    def users(self) -> list[str]:
+        """Distinct user ids in byte order (``COLLATE "C"``), as SQLite sorts them."""
+        return [row[0] for row in self._read(self._sql["users"], ())]
+
+    def transactions(self, user_id: str, limit: int = 100) -> list[dict[str, Any]]:
+        """The user's log, newest first (by commit order, not by the statement's ``at``).
+
+        Timestamps come back as UTC ISO-8601 strings, the same dicts the SQLite store gives.
+        """
+        if limit <= 0:
+            return []
+        out = []
+        for row in self._read(self._sql["log"], (user_id, int(limit))):
+            entry = dict(zip(TX_FIELDS, row, strict=True))
+            entry["at"], entry["logged_at"] = _iso(entry["at"]), _iso(entry["logged_at"])
+            out.append(entry)
+        return out
+
+    def search_text(
+        self, user_id: str, query: str, limit: int, ledgers: Sequence[Ledger]
+    ) -> list[tuple[str, float]]:
+        """Full-text hits as (id, ts_rank_cd), best first; any term may match (OR)."""
+        terms = tsquery_terms(query)
+        if not terms or limit <= 0 or not ledgers:
+            return []
+        values = sorted({Ledger(led).value for led in ledgers})
+        tsq = " || ".join([f"plainto_tsquery('{TEXT_SEARCH_CONFIG}', %s)"] * len(terms))
+        statement = self._sql["search_text"].replace("TSQUERY", f"({tsq})")
+        rows = self._read(statement, (*terms, user_id, values, *terms, int(limit)))
+        return [(rid, float(score)) for rid, score in rows]
+
+    def search_vector(
+        self, user_id: str, vector: Vector, limit: int, ledgers: Sequence[Ledger]
+    ) -> list[tuple[str, float]]:
+        """Exact cosine top-k over the user's rows in ``ledgers`` as (id, 1 - distance).
+
+        A non-finite query matches nothing (pgvector refuses NaN), as in the SQLite store.
+        """
+        query = np.asarray(vector, dtype=np.float32).reshape(-1)
+        if query.shape[0] != self.dim:
+            raise InvalidInputError(f"query vector has dim {query.shape[0]}, store dim {self.dim}")
+        if limit <= 0 or not ledgers or not np.all(np.isfinite(query)):
+            return []
+        values = sorted({Ledger(led).value for led in ledgers})
+        params = {"q": query, "user": user_id, "ledgers": values, "limit": int(limit)}
+        rows = self._read(self._sql["search_vector"], params)
+        return [(rid, float(similarity)) for rid, similarity in rows]

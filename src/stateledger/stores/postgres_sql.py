@@ -1,0 +1,137 @@
+"""The SQL of the PostgreSQL store: migrations, statements and the text query terms.
+
+Pure text, no driver import, so it can be read and tested without a server. Table names
+appear as ``{records}``-style placeholders that the store fills with schema-qualified,
+quoted names once it knows its schema.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+TEXT_SEARCH_CONFIG = "english"  # stems "moved"/"move" alike and drops English stop words
+_MAX_QUERY_TERMS = 32  # bounds the cost of one text query whatever the caller sends
+_WORD = re.compile(r"[^\W_]+")  # letters/digits runs, the same terms the SQLite store uses
+
+# Table names, formatted into every statement with the quoted schema in front.
+TABLES = {
+    "meta": "stateledger_meta",
+    "records": "stateledger_records",
+    "links": "stateledger_links",
+    "log": "stateledger_transactions",
+}
+
+# ------------------------------------------------------------------------- migrations
+
+
+def _migrate_v1(dim: int) -> list[str]:
+    """Initial schema.
+
+    ``rid`` (identity) gives the insertion order that breaks ties, as in the SQLite store.
+    Ids compare bytewise (``COLLATE "C"``): users() sorts as SQLite does, and the indexes
+    skip locale-aware comparisons.
+    ``links.seq`` keeps each record's links in the order they were written. The log has
+    no foreign keys so it outlives ``forget``.
+    """
+    return [
+        f"""CREATE TABLE {{records}} (
+            rid bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+            id text COLLATE "C" NOT NULL UNIQUE, user_id text COLLATE "C" NOT NULL,
+            text text NOT NULL, subject text NOT NULL, slot text, value text,
+            source text NOT NULL, confidence double precision NOT NULL,
+            valid_from timestamptz NOT NULL, valid_to timestamptz,
+            recorded_at timestamptz NOT NULL, status text NOT NULL, ledger text NOT NULL,
+            provenance text, embedding vector({int(dim)}),
+            tsv tsvector GENERATED ALWAYS AS
+                (to_tsvector('{TEXT_SEARCH_CONFIG}'::regconfig, text)) STORED)""",
+        "CREATE INDEX ON {records} (user_id, ledger)",
+        "CREATE INDEX ON {records} (user_id, slot, subject)",
+        "CREATE INDEX ON {records} (user_id, valid_from, recorded_at, rid)",
+        "CREATE INDEX ON {records} USING gin (tsv)",
+        """CREATE TABLE {links} (
+            src text NOT NULL REFERENCES {records} (id) ON DELETE CASCADE,
+            dst text NOT NULL REFERENCES {records} (id) ON DELETE CASCADE,
+            type text NOT NULL, seq bigint GENERATED ALWAYS AS IDENTITY,
+            PRIMARY KEY (src, dst, type))""",
+        # Without it every cascade through links.dst would scan the whole table.
+        "CREATE INDEX ON {links} (dst)",
+        """CREATE TABLE {log} (
+            seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, id text NOT NULL,
+            user_id text NOT NULL, text text NOT NULL, action text NOT NULL,
+            relation text NOT NULL, record_id text, target_id text, resolved_id text,
+            rho double precision NOT NULL, confidence double precision NOT NULL,
+            reason text NOT NULL, policy text NOT NULL, at timestamptz NOT NULL,
+            logged_at timestamptz NOT NULL)""",
+        "CREATE INDEX ON {log} (user_id, seq)",
+    ]
+
+
+# Append (version, statements(dim)) pairs; never edit a released one. All pending ones run
+# in the opening transaction together with the version bump, so a failure leaves the old
+# version intact.
+MIGRATIONS: tuple[tuple[int, Callable[[int], list[str]]], ...] = ((1, _migrate_v1),)
+SCHEMA_VERSION = MIGRATIONS[-1][0]
+
+RECORD_FIELDS = (
+    "id", "user_id", "text", "subject", "slot", "value", "source", "confidence", "valid_from",
+    "valid_to", "recorded_at", "status", "ledger", "provenance", "embedding",
+)  # fmt: skip
+TX_FIELDS = (
+    "id", "user_id", "text", "action", "relation", "record_id", "target_id", "resolved_id",
+    "rho", "confidence", "reason", "policy", "at", "logged_at",
+)  # fmt: skip
+_RECORD_COLUMNS = ", ".join(RECORD_FIELDS)
+_SELECT_RECORDS = (
+    "SELECT " + ", ".join(f"r.{f}" for f in RECORD_FIELDS) + ", lk.dsts, lk.types "
+    "FROM {records} r LEFT JOIN LATERAL ("
+    "SELECT array_agg(l.dst ORDER BY l.seq) AS dsts, array_agg(l.type ORDER BY l.seq) AS types "
+    "FROM {links} l WHERE l.src = r.id) lk ON true "
+)
+_RECORD_ORDER = " ORDER BY r.valid_from, r.recorded_at, r.rid"
+# NaN (a zero vector on either side) becomes distance 1, i.e. similarity 0, as in SQLite.
+_DISTANCE = "COALESCE(NULLIF(embedding <=> %(q)s, 'NaN'), 1.0)"
+
+
+def tsquery_terms(text: str) -> list[str]:
+    """The distinct lowercased word terms of ``text`` that a text query searches for.
+
+    Each term is passed to ``plainto_tsquery`` as a bound parameter and the results are
+    OR-ed, so no user input is ever parsed as tsquery syntax (``&``, ``!``, ``:*``...).
+    Stop words need no list here: the text search configuration drops them.
+    """
+    terms = dict.fromkeys(_WORD.findall(text.lower()))
+    return list(terms)[:_MAX_QUERY_TERMS]
+
+
+def statements(names: dict[str, str]) -> dict[str, str]:
+    """Every statement of the store with the schema-qualified table names filled in."""
+    marks = ", ".join(["%s"] * len(RECORD_FIELDS))
+    tx_marks = ", ".join(["%s"] * len(TX_FIELDS))
+    statements = {
+        "owners": "SELECT id FROM {records} WHERE id = ANY(%s)",
+        "insert_record": f"INSERT INTO {{records}} ({_RECORD_COLUMNS}) VALUES ({marks})",
+        "update_record": "UPDATE {records} SET status = %s, ledger = %s, valid_to = %s "
+        "WHERE id = %s",
+        "insert_link": "INSERT INTO {links} (src, dst, type) VALUES (%s, %s, %s) "
+        "ON CONFLICT DO NOTHING",
+        "insert_tx": f"INSERT INTO {{log}} ({', '.join(TX_FIELDS)}) VALUES ({tx_marks})",
+        "delete": "DELETE FROM {records} WHERE id = ANY(%s) RETURNING id, user_id",
+        "get": _SELECT_RECORDS + "WHERE r.id = ANY(%s)",
+        "records": _SELECT_RECORDS + "WHERE r.user_id = %s "
+        "AND (%s::text[] IS NULL OR r.ledger = ANY(%s))" + _RECORD_ORDER + " LIMIT %s",
+        "slot": _SELECT_RECORDS + "WHERE r.user_id = %s AND r.slot = %s AND r.subject = %s "
+        "AND r.ledger = ANY(%s)" + _RECORD_ORDER,
+        "has_user": "SELECT 1 FROM {records} WHERE user_id = %s LIMIT 1",
+        "users": 'SELECT DISTINCT user_id COLLATE "C" AS u FROM {records} ORDER BY u',
+        "log": f"SELECT {', '.join(TX_FIELDS)} FROM {{log}} WHERE user_id = %s "
+        "ORDER BY seq DESC LIMIT %s",
+        # TSQUERY is replaced per call by the OR of one plainto_tsquery per term.
+        "search_text": "SELECT id, ts_rank_cd(tsv, TSQUERY) AS score FROM {records} "
+        "WHERE user_id = %s AND ledger = ANY(%s) AND tsv @@ TSQUERY "
+        "ORDER BY score DESC, rid LIMIT %s",
+        "search_vector": f"SELECT id, 1.0 - {_DISTANCE} AS similarity FROM {{records}} "
+        "WHERE user_id = %(user)s AND ledger = ANY(%(ledgers)s) AND embedding IS NOT NULL "
+        "ORDER BY similarity DESC, rid LIMIT %(limit)s",
+    }
+    return {key: value.format(**names) for key, value in statements.items()}
