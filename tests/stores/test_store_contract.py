@@ -270,6 +270,17 @@ def test_delete_removes_everything_and_logs(store: Store, backend: Backend) -> N
     assert store.users() == [] and not store.has_user("alice")
 
 
+def test_delete_erases_the_forgotten_text_from_the_log(store: Store) -> None:
+    secret = rec("s1", "I live at 12 Elm Street")
+    store.commit(Diff(inserts=(secret,)), tx(record=secret, text="I live at 12 Elm Street"))
+    other = rec("o1", "I like tea")
+    store.commit(Diff(inserts=(other,)), tx(record=other, text="I like tea"))
+    store.delete(["s1"], reason="gdpr")
+    texts = [t["text"] for t in store.transactions("alice")]
+    assert "I live at 12 Elm Street" not in texts and "I like tea" in texts
+    assert not any("Elm" in t["reason"] for t in store.transactions("alice"))
+
+
 def test_delete_logs_once_per_user(store: Store) -> None:
     put(store, rec("a1"))
     put(store, rec("b1", user="bob"), rec("b2", user="bob"))

@@ -397,6 +397,8 @@ class PostgresStore:
             return 0
         with self._write() as cur:
             owner = dict(cur.execute(self._sql["delete"], (asked,)).fetchall())
+            gone = list(owner)
+            cur.execute(self._sql["scrub_log"], (gone, gone, gone))
             by_user: dict[str, list[str]] = {}
             for rid in asked:
                 if rid in owner:

@@ -117,6 +117,9 @@ def statements(names: dict[str, str]) -> dict[str, str]:
         "ON CONFLICT DO NOTHING",
         "insert_tx": f"INSERT INTO {{log}} ({', '.join(TX_FIELDS)}) VALUES ({tx_marks})",
         "delete": "DELETE FROM {records} WHERE id = ANY(%s) RETURNING id, user_id",
+        # forget erases what the log remembers of the deleted records' text and decisions
+        "scrub_log": "UPDATE {log} SET text = '', reason = 'forgotten' WHERE record_id = ANY(%s) "
+        "OR target_id = ANY(%s) OR resolved_id = ANY(%s)",
         "get": _SELECT_RECORDS + "WHERE r.id = ANY(%s)",
         "records": _SELECT_RECORDS + "WHERE r.user_id = %s "
         "AND (%s::text[] IS NULL OR r.ledger = ANY(%s))" + _RECORD_ORDER + " LIMIT %s",

@@ -412,6 +412,14 @@ class SQLiteStore:
             for chunk in _chunks(gone):
                 sql = f"DELETE FROM records WHERE id IN ({_marks(len(chunk))})"
                 count += conn.execute(sql, tuple(chunk)).rowcount
+                # forget also erases what the log remembers of these records' text
+                marks = _marks(len(chunk))
+                conn.execute(
+                    "UPDATE transactions SET text = '', reason = 'forgotten' "
+                    f"WHERE record_id IN ({marks}) OR target_id IN ({marks}) "
+                    f"OR resolved_id IN ({marks})",
+                    (*chunk, *chunk, *chunk),
+                )
             now = _ts(_now())
             by_user: dict[str, list[str]] = {}
             for rid in gone:
