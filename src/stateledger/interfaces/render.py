@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import sys
 from collections.abc import Sequence
 
 from rich.console import Console
@@ -38,7 +40,9 @@ _console: Console | None = None
 def console() -> Console:
     global _console
     if _console is None:
-        _console = Console(highlight=False)
+        # Piped output (CI logs, `| less`) would otherwise wrap tables at 80 columns.
+        width = None if sys.stdout.isatty() or os.environ.get("COLUMNS") else 140
+        _console = Console(highlight=False, width=width)
     return _console
 
 
