@@ -31,6 +31,10 @@ class UnknownRecordError(StateLedgerError, LookupError):
     """No record with this id exists."""
 
 
+class NotPendingError(StateLedgerError):
+    """A confirm/deny named a record that is not (or no longer) pending."""
+
+
 class StoreError(StateLedgerError):
     """The storage backend failed; the transaction was rolled back."""
 

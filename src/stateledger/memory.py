@@ -10,37 +10,56 @@ import time
 import uuid
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from stateledger.core import validate
-from stateledger.core.align import align_seeds
-from stateledger.core.cues import analyse
+from stateledger.core.align import align_seeds, slot_keys
 from stateledger.core.executor import execute
-from stateledger.core.fusion import rrf
 from stateledger.core.model import (
     CHAIN_LINKS,
+    Action,
     Answer,
     Decision,
+    Evidence,
     Ledger,
+    LinkType,
     Packet,
     Record,
+    Relation,
     Source,
     Status,
     Transaction,
+    View,
 )
 from stateledger.core.packet import build_packet
 from stateledger.core.profiler import profile_query
 from stateledger.core.resolver import NOT_IN_MEMORY, resolve
-from stateledger.errors import UnknownRecordError, UnknownUserError
+from stateledger.core.statement import analyse_statement, statement_record
+from stateledger.errors import (
+    InvalidInputError,
+    NotPendingError,
+    UnknownRecordError,
+    UnknownUserError,
+)
+from stateledger.hosts.base import Host, HostTurn
+from stateledger.hosts.native import StoreHost
 from stateledger.models.embedder import Embedder, default_embedder
 from stateledger.models.policy import Candidate, Policy, Statement
 from stateledger.stores import open_store
 from stateledger.stores.base import Store
 
+if TYPE_CHECKING:  # the LLM backends are an optional extra (pydantic, httpx)
+    from stateledger.llm.backends import LLMAnswerer, RetrieveController
+
 SEARCHABLE = (Ledger.ACCEPTED, Ledger.HISTORY)
 CANDIDATE_LEDGERS = (Ledger.ACCEPTED, Ledger.PENDING)
+SLOT_SEEDS = 4  # records per asked (subject, slot) added to the seeds from the slot index
+LIVE = (Status.ACTIVE, Status.TRANSITION)
+# The controller sees at most this many pre-ranked candidates (llm.prompts, A-TMA 4.4).
+CONTROLLER_POOL = 10
+RESOLVE_POLICY = "resolve"  # policy name logged for explicit confirm/deny of a pending record
 
 
 class Memory:
@@ -49,6 +68,15 @@ class Memory:
     ``Memory("memory.db")`` opens (or creates) a SQLite file; ``Memory()`` the default file
     in the user data dir; ``Memory(":memory:")`` an in-process store; a ``postgresql://`` URL
     a server store (extra ``postgres``).
+
+    Optional LLM parts (extra ``llm``): ``answerer`` answers from the labelled evidence and
+    ``controller`` reorders the packet pool; both fall back to the offline path on any failure
+    and say so in the trace (``trace["llm"]``, ``trace["controller"]``).
+
+    ``host`` is the storage and retrieval the state layer wraps (``stateledger.hosts``): by
+    default the store itself (hybrid BM25 + vector seeds); another memory (e.g. ``Mem0Host``)
+    makes this Memory an overlay over it: the host stores every turn and finds the seeds, the
+    state layer keeps the ledgers, links and labels and resolves the answer.
     """
 
     def __init__(
@@ -60,16 +88,23 @@ class Memory:
         store: Store | None = None,
         candidates: int = 8,
         seeds: int = 20,
+        answerer: LLMAnswerer | None = None,
+        controller: RetrieveController | None = None,
+        host: Host | None = None,
     ) -> None:
         self.embedder: Embedder = embedder or default_embedder()
         self.store: Store = store or open_store(path, dim=self.embedder.dim)
         self.policy: Policy = policy or default_policy()
+        self.answerer: LLMAnswerer | None = answerer
+        self.controller: RetrieveController | None = controller
+        self.host: Host = host or StoreHost(self.store)
         self._n_candidates = candidates
         self._n_seeds = seeds
 
     # -- lifecycle --------------------------------------------------------------------------
 
     def close(self) -> None:
+        self.host.close()
         self.store.close()
 
     def __enter__(self) -> Memory:
@@ -104,39 +139,19 @@ class Memory:
         vector = self.embedder.embed([clean])[0]
         candidates = self._candidates(uid, statement, vector)
         decision = self.policy.decide(statement, candidates)
-        return self._commit(uid, statement, vector, decision, candidates, provenance)
+        tx = self._commit(uid, statement, vector, decision, candidates, provenance)
+        # The host keeps every turn, mapped to the record written or to the live record a
+        # noop restated, so its later hits on the turn lead back to state records.
+        kept = tx.record or tx.target
+        self.host.put(HostTurn(clean, uid, when, who, provenance, vector,
+                               kept.id if kept is not None else None))
+        return tx
 
     def analyse(
         self, text: str, user_id: str, at: datetime, source: Source, speaker: str | None
     ) -> Statement:
         """The statement as the policy sees it (cues read off the text)."""
-        cues = analyse(text, speaker=speaker, user_name=user_id)
-        primary = cues.primary
-        slot = primary.slot if primary else None
-        positive = primary is not None and not primary.negated
-        retracted = next((m for m in cues.mentions if m.negated and m.slot == slot), None)
-        return Statement(
-            text=text,
-            source=source,
-            speaker=speaker,
-            at=at,
-            subject=cues.subject,
-            slot=slot,
-            value=primary.value if primary and positive else None,
-            single_valued=primary.single if primary else True,
-            retracts=retracted.value if retracted else None,
-            first_person=cues.first_person,
-            hedged=cues.hedged,
-            negated=cues.negated,
-            reported=cues.reported,
-            transition=cues.transition,
-            coexist=cues.coexist,
-            scoped=cues.scoped,
-            question=cues.question,
-            chitchat=cues.chitchat,
-            confirms=cues.confirms,
-            denies=cues.denies,
-        )
+        return analyse_statement(text, user_id, at, source, speaker)
 
     def _candidates(self, user_id: str, st: Statement, vector: np.ndarray) -> list[Candidate]:
         """Top-N similar records of this user from accepted + pending, the records on the same
@@ -166,33 +181,22 @@ class Memory:
         candidates: list[Candidate],
         provenance: str | None,
     ) -> Transaction:
-        from stateledger.models.rules import reliability
-
-        now = datetime.now(UTC)
-        record = Record(
-            id=uuid.uuid4().hex,
-            user_id=user_id,
-            text=st.text,
-            subject=st.subject,
-            slot=st.slot,
-            value=st.value if st.value is not None else st.retracts,
-            source=st.source,
-            confidence=reliability(st.source, hedged=st.hedged, reported=st.reported),
-            valid_from=st.at,
-            valid_to=None,
-            recorded_at=now,
-            status=Status.ACTIVE,
-            ledger=Ledger.ACCEPTED,
-            provenance=provenance,
-            embedding=vector,
-        )
+        record = statement_record(st, record_id=uuid.uuid4().hex, user_id=user_id,
+                                  recorded_at=datetime.now(UTC), provenance=provenance,
+                                  embedding=vector)
         state = {c.record.id: c.record for c in candidates}
+        return self._execute(decision, record, state, policy=self.policy.name)
+
+    def _execute(
+        self, decision: Decision, record: Record, state: dict[str, Record], *, policy: str
+    ) -> Transaction:
+        """The one persistence path of every write: executor -> Diff -> store.commit."""
         diff = execute(decision, record, state)
         written = diff.inserts[0] if diff.inserts else None
         tx = Transaction(
             id=uuid.uuid4().hex,
-            user_id=user_id,
-            text=st.text,
+            user_id=record.user_id,
+            text=record.text,
             action=decision.action,
             relation=decision.relation,
             record=written,
@@ -201,11 +205,78 @@ class Memory:
             rho=decision.rho,
             confidence=decision.confidence,
             reason=decision.reason,
-            policy=self.policy.name,
-            at=st.at,
+            policy=policy,
+            at=record.valid_from,
         )
         self.store.commit(diff, tx)
         return tx
+
+    def resolve(
+        self, record_id: str, confirm: bool, at: str | datetime | None = None
+    ) -> Transaction:
+        """Confirm or deny a pending record explicitly (an operator or the user said so).
+
+        Confirm: a new live record carries the pending claim's state, revising the live record
+        the claim contradicted (or appending when there is none); the pending record retires to
+        history, linked ``verifies``. Deny: the pending record moves to history as rejected and
+        the live record it contradicted verifies it. ``at`` is when the resolution holds from
+        (default now). Decided here, applied by the same executor and commit as ``add``.
+        """
+        if not isinstance(confirm, bool):
+            raise InvalidInputError(f"confirm must be true or false, got {confirm!r}")
+        found = self.store.get([record_id]) if isinstance(record_id, str) and record_id else []
+        if not found:
+            raise UnknownRecordError(f"no record with id {record_id!r}")
+        pending = found[0]
+        if pending.status is not Status.PENDING:
+            raise NotPendingError(
+                f"record {pending.id} is {pending.status.value}, not pending; "
+                "only pending records can be confirmed or denied"
+            )
+        when = validate.timestamp(at) if at is not None else datetime.now(UTC)
+        target = self._live_contradicted(pending)
+        state = {pending.id: pending} | ({target.id: target} if target else {})
+        if confirm:
+            action = Action.REVISE if target else Action.APPEND
+            relation = Relation.SUPERSEDE if target else Relation.NONE
+            reason = f"confirmed pending record {pending.id}"
+        else:
+            action, relation = Action.REJECT_CONFLICT, Relation.NONE
+            reason = f"denied pending record {pending.id}"
+        decision = Decision(
+            action, relation, target.id if target else None, pending.id, reason=reason
+        )
+        from stateledger.models.rules import reliability
+
+        # The confirmed state is the pending claim, no longer in doubt: same content, new id,
+        # valid from the resolution time. A denial inserts nothing; the executor ignores it.
+        record = pending.with_changes(
+            id=uuid.uuid4().hex,
+            confidence=reliability(pending.source),
+            valid_from=when,
+            valid_to=None,
+            recorded_at=datetime.now(UTC),
+            status=Status.ACTIVE,
+            ledger=Ledger.ACCEPTED,
+            links=(),
+        )
+        return self._execute(decision, record, state, policy=RESOLVE_POLICY)
+
+    def _live_contradicted(self, pending: Record) -> Record | None:
+        """The live record a pending claim contradicts: the one it links to, or, when that
+        was retired since, its live successor along the supersede/evolve chain."""
+        frontier = self.store.get(pending.linked(LinkType.CONTRADICTS))
+        seen: set[str] = set()
+        while frontier:
+            for rec in frontier:
+                if rec.status in LIVE and rec.user_id == pending.user_id:
+                    return rec
+            seen |= {r.id for r in frontier}
+            nxt = {
+                d for r in frontier for d in r.linked(LinkType.SUPERSEDED_BY, LinkType.EVOLVES_TO)
+            }
+            frontier = self.store.get(sorted(nxt - seen))
+        return None
 
     # -- read path --------------------------------------------------------------------------
 
@@ -221,20 +292,31 @@ class Memory:
         profile = profile_query(q)
         vector = self.embedder.embed([q])[0]
         n = max(self._n_seeds, 2 * kk)
-        text_hits = self.store.search_text(uid, q, n, SEARCHABLE)
-        vec_hits = self.store.search_vector(uid, vector, n, SEARCHABLE)
-        fused = rrf(vec_hits, text_hits)[:n]
-        records = {r.id: r for r in self.store.get([rid for rid, _ in fused])}
-        seeds = [(records[rid], score) for rid, score in fused if rid in records]
+        hits, seed_trace = self.host.seeds(uid, q, vector, n, SEARCHABLE)
+        records = {r.id: r for r in self.store.get([rid for rid, _ in hits])}
+        seeds = [(records[rid], score) for rid, score in hits if rid in records]
+        seeds += self._slot_seeds(uid, q, {r.id for r, _ in seeds})
         seeds = align_seeds(q, seeds)
-        items, trace = build_packet(profile, seeds, self.store.get, kk, when)
-        trace["seeds"] = {
-            "text": [rid for rid, _ in text_hits[:10]],
-            "vector": [rid for rid, _ in vec_hits[:10]],
-        }
+        ctl = self.controller
+        pool_k = max(kk, CONTROLLER_POOL) if ctl is not None and ctl.mode != "off" else kk
+        items, trace = build_packet(profile, seeds, self.store.get, pool_k, when)
+        if ctl is not None:
+            items, trace["controller"] = self._control(ctl, q, profile.view, items, kk)
+            trace["k"], trace["final"] = kk, [e.record.id for e in items]
+        trace["seeds"] = seed_trace
         trace["at"] = when.isoformat() if when else None
         trace["elapsed_ms"] = round((time.perf_counter() - started) * 1000, 3)
         return Packet(q, profile.view, tuple(items), trace)
+
+    def _slot_seeds(self, user_id: str, query: str, have: set[str]) -> list[tuple[Record, float]]:
+        """Records of the (subject, slot) states the question asks about, from the slot index
+        (newest first, at most ``SLOT_SEEDS`` per state), beside the host's relevance seeds."""
+        out: list[tuple[Record, float]] = []
+        for subject, slot in slot_keys(query, user_id):
+            found = self.store.slot_records(user_id, subject, slot, SEARCHABLE)
+            out += [(r, 0.0) for r in reversed(found[-SLOT_SEEDS:]) if r.id not in have]
+            have |= {r.id for r, _ in out}
+        return out
 
     def answer(
         self, question: str, user_id: str, *, k: int = 5, at: str | datetime | None = None
@@ -245,7 +327,7 @@ class Memory:
         text, used, reason = resolve(question, packet.view, packet.items)
         trace = dict(packet.trace)
         trace["resolver"] = {"reason": reason, "used": used.record.id if used else None}
-        return Answer(
+        answer = Answer(
             text=text if text is not None else NOT_IN_MEMORY,
             view=packet.view,
             evidence=packet.items,
@@ -253,6 +335,47 @@ class Memory:
             found=text is not None,
             value=used.record.value if used else None,
         )
+        if self.answerer is None:
+            return answer
+        return self._llm_answer(self.answerer, question, answer)
+
+    def _llm_answer(self, answerer: LLMAnswerer, question: str, fallback: Answer) -> Answer:
+        """The LLM's answer when it gives a valid one; else the resolver's, and the trace says
+        why. Any exception counts as a failure: an optional network call must never cost the
+        caller an answer the offline path can give."""
+        try:
+            outcome = answerer.answer(question, fallback.view, fallback.evidence)
+            llm_trace = outcome.trace
+        except Exception as exc:
+            outcome = None
+            llm_trace = {"status": "fallback", "error": f"{type(exc).__name__}: {exc}"}
+        trace = dict(fallback.trace)
+        if outcome is None or outcome.value is None:
+            trace["llm"] = {**llm_trace, "answered_by": "resolver"}
+            return Answer(fallback.text, fallback.view, fallback.evidence, trace,
+                          fallback.found, fallback.value)
+        trace["llm"] = {**llm_trace, "answered_by": "llm"}
+        by_id = {ev.record.id: ev.record for ev in fallback.evidence}
+        values = [by_id[i].value for i in outcome.info.get("used_ids", []) if by_id[i].value]
+        return Answer(
+            text=outcome.value,
+            view=fallback.view,
+            evidence=fallback.evidence,
+            trace=trace,
+            found=bool(outcome.info.get("found", True)),
+            value=values[0] if values else None,
+        )
+
+    @staticmethod
+    def _control(
+        ctl: RetrieveController, query: str, view: View, pool: list[Evidence], k: int
+    ) -> tuple[list[Evidence], dict[str, Any]]:
+        """Apply the bounded controller to the pre-ranked pool; on any failure the pre-rank."""
+        try:
+            return ctl.rerank(query, view, pool, k)
+        except Exception as exc:  # optional network path: never fail a search over it
+            return pool[:k], {"mode": ctl.mode, "status": "fallback", "selected": [],
+                              "parse_ok": False, "error": f"{type(exc).__name__}: {exc}"}
 
     # -- inspection ---------------------------------------------------------------------------
 

@@ -1,8 +1,8 @@
 """Lexical cues of a statement: whose fact it is, which state slot it names, with what value.
 
 Pure functions over text. The rule policy decides on these cues; the learned policy uses
-them as its cue vector ``g``. Coverage is deliberately explicit (a table of patterns) so a
-wrong decision can be traced to a missing or wrong pattern.
+them as its cue vector ``g``. Coverage is deliberately explicit (a table of patterns, in
+``core.slots``) so a wrong decision can be traced to a missing or wrong pattern.
 """
 
 from __future__ import annotations
@@ -10,94 +10,24 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-# --- slots -------------------------------------------------------------------------------
-
-# Words that end a value phrase: "I moved to Seattle last weekend" -> "Seattle".
-_STOP = (
-    r"(?=\s+(?:and|but|because|since|so|which|who|where|when|while|though|although|after|"
-    r"before|until|last|next|this|these|now|right now|anymore|any more|for|from|with|as|"
-    r"at the moment|nowadays|lately|recently|today|yesterday|tonight|again|too|though|"
-    r"instead|ago|already|yet|though|haha|lol|btw|if|or)\b|[,.;:!?()\"]|\s+-|$)"
-)
-_VAL = r"(?P<value>[A-Za-z0-9][\w'&.\- ]*?)"
-_CAP = r"(?P<value>[A-Z][\w'&.\-]*(?:\s+(?:[A-Z][\w'&.\-]*|of|de|la|on|upon))*)"
-_NUM = r"(?P<value>\d+(?:[.,]\d+)?(?:\s*(?:-|to)\s*\d+(?:[.,]\d+)?)?)"
-_ART = r"(?:an?\s+|the\s+|my\s+|our\s+)?"
-
-
-@dataclass(frozen=True)
-class SlotPattern:
-    slot: str
-    regex: re.Pattern[str]
-    single: bool  # single-valued: a different value conflicts instead of coexisting
-    negated: bool = False  # the pattern states that the value no longer holds
-    unit: str = ""  # appended to numeric values ("7" -> "7 hours")
-
-
-def _p(slot: str, pattern: str, *, single: bool = True, negated: bool = False,
-       unit: str = "", flags: int = re.IGNORECASE) -> SlotPattern:
-    return SlotPattern(slot, re.compile(pattern, flags), single, negated, unit)
-
-
-_I = r"\b(?:i|we)(?:'ve| have|'m| am|'re| are)?\s+(?:just\s+|finally\s+|recently\s+|now\s+|also\s+|already\s+|officially\s+)?"  # noqa: E501
-
-SLOT_PATTERNS: tuple[SlotPattern, ...] = (
-    # location
-    _p("location", r"\b(?:moved|moving|relocated|relocating|move)\s+from\s+[A-Z][\w'.\-]*(?:\s+[A-Z][\w'.\-]*)*\s+to\s+" + _CAP + _STOP, flags=0),  # noqa: E501
-    _p("location", r"\b(?:moved|moving|relocated|relocating|transferred|move)\s+(?:back\s+)?(?:to|into)\s+" + _CAP + _STOP, flags=0),  # noqa: E501
-    _p("location", r"\b(?:live|living|lives|based|settled|staying|residing)\s+(?:now\s+)?(?:in|at)\s+" + _CAP + _STOP, flags=0),  # noqa: E501
-    _p("location", r"\b(?:[Mm]y|[Oo]ur)\s+(?:new\s+)?(?:home|place|apartment|flat|house)\s+is\s+in\s+" + _CAP + _STOP, flags=0),  # noqa: E501
-    _p("location", r"\b(?:left|leaving|moved out of|moved away from)\s+" + _CAP + _STOP, negated=True, flags=0),  # noqa: E501
-    # employer
-    _p("employer", r"\b(?:work|working|works|worked|employed|interning|job|position|role|offer|started|starting|joined|joining|hired)\s+(?:now\s+)?(?:at|for|with|by)\s+" + _CAP + _STOP, flags=0),  # noqa: E501
-    _p("employer", r"\b(?:joined|joining|join)\s+" + _CAP + _STOP, flags=0),
-    _p("employer", r"\b(?:the|an?)\s+" + _CAP + r"\s+(?:job\s+)?(?:offer|job|position|role|gig)\b", flags=0),  # noqa: E501
-    _p("employer", r"\b(?:quit|left|leaving|laid off from|fired from)\s+(?:my job at\s+)?" + _CAP + _STOP, negated=True, flags=0),  # noqa: E501
-    # job title
-    _p("job", r"\b(?:work|working)\s+as\s+" + _ART + _VAL + _STOP),
-    _p("job", r"\b(?:promoted to|new role as|new job as|job as|position as|became|become|becoming|trained as|now a|now an)\s+" + _ART + _VAL + _STOP),  # noqa: E501
-    _p("job", r"\bmy\s+(?:job|job title|title|role|position|profession)\s+is\s+(?:now\s+)?" + _ART + _VAL + _STOP),  # noqa: E501
-    _p("job", r"\bi(?:'m| am)\s+(?:now\s+)?(?:a|an)\s+(?P<value>(?:[\w\-]+\s+){0,2}(?:engineer|developer|designer|teacher|nurse|doctor|manager|lawyer|accountant|chef|writer|artist|analyst|scientist|consultant|student|barista|pilot|architect|programmer|researcher|counselor|counsellor|therapist|photographer|musician|mechanic|electrician|plumber|carpenter|firefighter|officer|cashier|librarian|professor|lecturer|editor|journalist|paramedic|pharmacist|dentist|vet|veterinarian|realtor|agent|entrepreneur|founder|intern|assistant|technician|administrator|coordinator|specialist|director|executive|salesperson|clerk|driver|baker|tutor))\b"),  # noqa: E501
-    # relationship
-    _p("relationship", r"\b(?:dating|seeing|engaged to|married to|marrying|married|together with|in a relationship with|with my (?:new )?(?:girlfriend|boyfriend|partner|fianc[eé]e?|wife|husband))\s+" + _CAP + _STOP, flags=0),  # noqa: E501
-    _p("relationship", r"\b[Mm]y\s+(?:new\s+)?(?:girlfriend|boyfriend|partner|fianc[eé]e?|wife|husband)(?:'s name is|,| is| named)?\s+" + _CAP + _STOP, flags=0),  # noqa: E501
-    _p("relationship", r"\bI(?:'m| am)\s+(?:now\s+)?(?:with|seeing)\s+" + _CAP + _STOP, flags=0),
-    _p("relationship", r"\b(?:broke up with|split up with|divorced|separated from|dumped|left)\s+" + _CAP + _STOP, negated=True, flags=0),  # noqa: E501
-    _p("relationship", r"\b(?P<value>[A-Z][a-z]+)\s+and\s+I\s+(?:broke up|split up|split|separated|divorced|are done|called it quits)", negated=True, flags=0),  # noqa: E501
-    _p("relationship", r"\bi(?:'m| am)\s+(?:now\s+)?(?:(?:single|married|engaged|divorced|widowed)\b)(?P<value>)"),  # noqa: E501
-    # pets (multi-valued)
-    _p("pet", r"\b(?:adopted|got|have|has|bought|rescued|own)\s+(?:a|an|another|two|three|a new)\s+(?:new\s+)?(?:little\s+)?(?:puppy|kitten|dog|cat|parrot|hamster|rabbit|bunny|turtle|fish|snake|lizard|horse|bird|guinea pig|ferret)(?:\s+(?:named|called))?\s+" + _CAP + _STOP, single=False, flags=0),  # noqa: E501
-    _p("pet", r"\b[Mm]y\s+(?:new\s+)?(?:puppy|kitten|dog|cat|parrot|hamster|rabbit|bunny|turtle|fish|snake|lizard|horse|bird|guinea pig|ferret)(?:,)?\s+(?:named\s+|called\s+)?" + _CAP + r"(?=\s+(?:passed|died|ran|is|was|has|loves|likes)|[,.!;]|$)", single=False, flags=0),  # noqa: E501
-    _p("pet", r"\b(?:[Mm]y|[Oo]ur)\s+(?:puppy|kitten|dog|cat|parrot|hamster|rabbit|bunny|turtle|fish|snake|lizard|horse|bird|guinea pig|ferret)\s+(?:named\s+|called\s+)?" + _CAP + r"\s+(?:passed away|died|ran away|is gone|went missing)", single=False, negated=True, flags=0),  # noqa: E501
-    _p("pet", r"\b(?:rehomed|gave away|lost)\s+(?:our|my)\s+(?:puppy|kitten|dog|cat|parrot|hamster|rabbit|bunny|turtle|fish|bird)\s*,?\s*" + _CAP + _STOP, single=False, negated=True, flags=0),  # noqa: E501
-    # diet, vehicle, education, health
-    _p("diet", r"\bi(?:'m| am)\s+(?:now\s+|still\s+|fully\s+|strictly\s+)?(?P<value>vegetarian|vegan|pescatarian|keto|gluten[- ]free|paleo|dairy[- ]free|carnivore)\b"),  # noqa: E501
-    _p("diet", r"\b(?:went|going|gone|switched to|started eating)\s+(?P<value>vegetarian|vegan|pescatarian|keto|gluten[- ]free|paleo|dairy[- ]free|carnivore)\b"),  # noqa: E501
-    _p("vehicle", r"\b(?:drive|driving|bought|got|own)\s+(?:a|an)\s+(?:new\s+|used\s+)?(?P<value>(?:[A-Z][\w\-]*)(?:\s+[A-Z0-9][\w\-]*)*)" + _STOP, flags=0),  # noqa: E501
-    _p("vehicle", r"\bmy\s+(?:new\s+)?car\s+is\s+(?:a|an)\s+" + _VAL + _STOP),
-    _p("education", r"\b(?:studying|study|majoring in|degree in|enrolled in|graduated in)\s+" + _VAL + r"(?=\s+at\b|" + _STOP[3:]),  # noqa: E501
-    _p("school", r"\b(?:studying|study|enrolled|graduated|student)\s+(?:\w+\s+){0,3}?(?:at|from)\s+" + _CAP + _STOP, flags=0),  # noqa: E501
-    _p("health", r"\b(?:diagnosed with|allergic to|suffering from|recovering from)\s+" + _VAL + _STOP, single=False),  # noqa: E501
-    # numeric facts
-    _p("sleep", r"\b(?:sleep|sleeping|get|getting)\s+(?:about\s+|around\s+|only\s+|like\s+|roughly\s+)?" + _NUM + r"\s*(?:hours?|hrs?)\b(?:\s+of\s+sleep|\s+a\s+night|\s+per\s+night|\s+each\s+night)?", unit="hours"),  # noqa: E501
-    _p("weight", r"\b(?:weigh|weighing|weight is|down to|up to)\s+(?:about\s+|around\s+)?" + _NUM + r"\s*(?:kg|kilos?|lbs?|pounds)\b", unit="kg"),  # noqa: E501
-    _p("salary", r"\b(?:salary|pay|earn|earning|make|making)\s+(?:is\s+|of\s+)?(?:about\s+|around\s+)?[$€£]?\s?" + _NUM + r"\s*(?:k|K|thousand|grand)?\b(?:\s+(?:a|per)\s+year)?", unit="k"),  # noqa: E501
-    _p("commute", r"\bcommute\s+(?:is\s+|takes\s+|of\s+)?(?:now\s+)?(?:about\s+|around\s+|only\s+)?" + _NUM + r"\s*(?:minutes?|mins?)\b", unit="minutes"),  # noqa: E501
-    _p("age", r"\bi(?:'m| am| just turned| turned)\s+" + _NUM + r"(?:\s+years?\s+old)?\b(?!\s*(?:minutes|hours|kg|miles|km|%|percent|am|pm))", unit="years"),  # noqa: E501
-    _p("running", r"\b(?:run|running|jog|jogging)\s+(?:about\s+|around\s+)?" + _NUM + r"\s*(?:miles?|km|kilometers?)\b", unit="km"),  # noqa: E501
-    # hobbies and likes (multi-valued unless phrased as a favourite)
-    _p("hobby", r"\b(?:took up|taken up|taking up|picked up|getting into|got into|started (?:learning|playing|practicing|practising|doing))\s+" + _VAL + _STOP, single=False),  # noqa: E501
-    _p("hobby", r"\b(?:stopped|quit|gave up|no longer do|given up)\s+" + _VAL + _STOP, single=False, negated=True),  # noqa: E501
-    _p("hobby", r"\bmy\s+(?:main\s+|new\s+|favou?rite\s+)?hobby\s+is\s+(?:now\s+)?" + _VAL + _STOP),
-    _p("like", r"\bI\s+(?:really\s+|absolutely\s+|totally\s+|still\s+|now\s+)?(?:love|like|enjoy|adore)\s+(?!to\b|it\b|that\b|this\b|how\b|when\b|the way\b)" + _VAL + _STOP, single=False, flags=0),  # noqa: E501
-    _p("like", r"\b(?:don't|do not|no longer|stopped|can't stand|hate|dislike|not into|not a fan of)\s+(?:like|liking|enjoy|enjoying|love|loving)?\s*" + _VAL + r"(?:\s+anymore|\s+any more)?" + _STOP, single=False, negated=True),  # noqa: E501
+from stateledger.core.slots import (
+    ATTR_AS,
+    ATTR_GONE,
+    ATTR_IS,
+    ATTR_NEW,
+    ATTR_REVERSE,
+    ATTR_ROLE_NAME,
+    KINDS,
+    QUESTION_FAVOURITE,
+    QUESTION_SLOTS,
+    SLOT_PATTERNS,
+    WILDCARD,
+    SlotPattern,
+    attribute_slot,
 )
 
-_FAVOURITE = re.compile(
-    r"\bmy\s+(?:new\s+|all[- ]time\s+)?favou?rite\s+(?P<thing>[a-z][a-z ]{1,24}?)\s+(?:is|has become|are)\s+(?:now\s+)?"  # noqa: E501
-    + _ART + _VAL + _STOP,
-    re.IGNORECASE,
-)
+__all__ = ["SLOT_PATTERNS", "Cues", "Mention", "SlotPattern", "analyse", "kinds", "mentions",
+           "question_slots", "same_value"]
 
 # --- subject, source and stance ------------------------------------------------------------
 
@@ -117,9 +47,17 @@ _OTHER_SUBJECT = re.compile(
     r"takes|took|studies|graduated)\b"
 )
 _REPORTED = re.compile(
-    r"\b(?P<who>(?:[Mm]y\s+" + _ROLE + r")|[A-Z][a-z]+|someone|somebody|people|they|he|she)\s+"
+    r"\b(?P<who>(?:[Mm]y\s+" + _ROLE + r")|(?-i:[A-Z][a-z]+)|someone|somebody|people|they|he|"
+    r"she)\s+"
     r"(?:says|said|told me|tells me|thinks|claims|claimed|mentioned|insists|heard)\s+(?:that\s+)?"
     r"(?P<clause>(?:i|i'm|i've|you|you're|you've)\b.*)",
+    re.I,
+)
+# Discourse markers that look like hedges but hedge the telling, not the fact.
+_HEDGE_MASK = re.compile(
+    r"\bnot sure (?:if |whether )?(?:i|i've)\s+(?:ever\s+)?(?:told|mentioned|said)\b"
+    r"|\b(?:i )?(?:might|may) have (?:told|mentioned|said)\b"
+    r"|\bcould talk about (?:it|this|that) (?:all day|forever)\b",
     re.I,
 )
 _HEDGE = re.compile(
@@ -171,16 +109,25 @@ _CHITCHAT = re.compile(
 )
 
 
+# Sentence and clause boundaries: a hedge or a question only colours its own clause.
+_CLAUSE = re.compile(r"[.;!?]+(?:\s+|$)|,\s+(?:but|and|so)\s+|,\s+|\s+-\s+|:\s+")
+_SINGLE_PERSON_SLOTS = frozenset({
+    "relationship", "best_friend", "roommate", "workout_partner", "mentor", "manager",
+    "pet_sitter", "vet",
+})  # fmt: skip
+
+
 @dataclass(frozen=True)
 class Mention:
     slot: str
     value: str
     single: bool
     negated: bool
+    start: int = -1  # where the matched phrase begins in the text (-1: unknown)
 
 
 def _clean_value(raw: str, unit: str) -> str:
-    value = raw.strip(" '\"-.")
+    value = raw.strip(" '\"-.,")
     value = re.sub(r"\s+", " ", value)
     value = re.sub(r"^(?:the|a|an|my|our)\s+", "", value, flags=re.I)
     if unit and value and value[0].isdigit():
@@ -188,37 +135,82 @@ def _clean_value(raw: str, unit: str) -> str:
     return value
 
 
+def _attribute_mentions(text: str) -> list[Mention]:
+    """Mentions read off attribute phrases ("my gym buddy is X", "X is my mentor")."""
+    out: list[Mention] = []
+    for rx, negated in ((ATTR_IS, False), (ATTR_NEW, False), (ATTR_AS, False),
+                        (ATTR_ROLE_NAME, False), *[(r, True) for r in ATTR_GONE],
+                        *[(r, False) for r in ATTR_REVERSE]):
+        for m in rx.finditer(text):
+            groups = m.groupdict()
+            thing = groups.get("thing") or groups.get("thing2") or ""
+            if thing.lower() == "number one":
+                thing = "food" if re.search(r"\bfood\b", m.group(0), re.I) else "thing"
+            value = _clean_value(m.group("value"), "")
+            slot = attribute_slot(thing, value, groups.get("qual") or "")
+            if slot is None and thing.lower() == "food":
+                slot = "favourite_cuisine"
+            if slot is None or not value or value.lower() in _NOT_VALUES or len(value) > 60:
+                continue
+            single = slot != "pet"
+            out.append(Mention(slot, value, single, negated, m.start()))
+    return out
+
+
 def mentions(text: str) -> list[Mention]:
-    """Every (slot, value) the text states, in pattern order; negated ones flagged."""
+    """Every (slot, value) the text states, in order of the pattern table; negated ones
+    flagged. Retractions without a slot of their own ("I stopped going to X", "X is just a
+    holiday treat now", "not 7") take the slot of the statement's positive mention of the
+    same value, else of its first positive mention; with none they are dropped."""
     found: list[Mention] = []
     seen: set[tuple[str, str, bool]] = set()
-    fav = _FAVOURITE.search(text)
-    if fav:
-        thing = re.sub(r"\s+", "_", fav.group("thing").strip().lower())
-        value = _clean_value(fav.group("value"), "")
-        found.append(Mention(f"favourite_{thing}", value, True, False))
-        seen.add((found[0].slot, found[0].value.lower(), False))
+
+    def add(m: Mention) -> None:
+        key = (m.slot, m.value.lower(), m.negated)
+        if key not in seen:
+            seen.add(key)
+            found.append(m)
+
+    for m in _attribute_mentions(text):
+        add(m)
     for pat in SLOT_PATTERNS:
-        for m in pat.regex.finditer(text):
-            value = _clean_value(m.group("value"), pat.unit)
+        for hit in pat.regex.finditer(text):
+            value = _clean_value(hit.group("value"), pat.unit)
             if not value and pat.slot == "relationship":
-                marital = re.search(r"single|married|engaged|divorced|widowed", m.group(0), re.I)
+                marital = re.search(r"single|married|engaged|divorced|widowed", hit.group(0), re.I)
                 value = marital.group(0).lower() if marital else ""
             if not value or len(value) > 60 or value.lower() in _NOT_VALUES:
                 continue
-            key = (pat.slot, value.lower(), pat.negated)
-            if key in seen:
-                continue
-            seen.add(key)
-            found.append(Mention(pat.slot, value, pat.single, pat.negated))
+            add(Mention(pat.slot, value, pat.single, pat.negated, hit.start()))
+    found = _resolve_wildcards(found)
     # "my dog Rex passed away" also reads as "my dog Rex": the negation wins.
     negated = {(m.slot, m.value.lower()) for m in found if m.negated}
+    negated |= {(m.slot, n.value.lower()) for m in found for n in found
+                if n.negated and m.slot == n.slot and same_value(m.value, n.value)}
     return [m for m in found if m.negated or (m.slot, m.value.lower()) not in negated]
+
+
+def _resolve_wildcards(found: list[Mention]) -> list[Mention]:
+    typed = [m for m in found if m.slot != WILDCARD]
+    positive = [m for m in typed if not m.negated]
+    out = list(typed)
+    for w in (m for m in found if m.slot == WILDCARD):
+        same = next((m for m in typed if same_value(m.value, w.value)), None)
+        other = next((m for m in positive if not same_value(m.value, w.value)), None)
+        host = same or other
+        if host is None:
+            continue
+        resolved = Mention(host.slot, w.value, host.single, True, w.start)
+        if all((r.slot, r.value.lower(), r.negated) != (resolved.slot, resolved.value.lower(),
+                                                          True) for r in out):
+            out.append(resolved)
+    return out
 
 
 _NOT_VALUES = frozenset(
     {"it", "that", "this", "there", "here", "them", "him", "her", "you", "me", "home", "work",
-     "the", "a", "i", "we", "my", "some", "one", "lot", "a lot", "so", "much", "really"}
+     "the", "a", "i", "we", "my", "some", "one", "lot", "a lot", "so", "much", "really",
+     "it all", "everything", "things", "stuff", "going", "doing", "working", "being"}
 )
 
 
@@ -249,7 +241,10 @@ class Cues:
         return self.mentions[0] if self.mentions else None
 
 
-_NOT_A_NAME = re.compile(r"(?i)^(?:i|we|it|this|that|there|today|yesterday)$")
+_NOT_A_NAME = re.compile(
+    r"(?i)^(?:i|we|it|this|that|there|today|yesterday|life|work|things|everything|nothing|"
+    r"weekends?|most|honestly|actually|sadly|luckily|everyone|nobody|someone)$"
+)
 
 
 def _to_first_person(clause: str) -> str:
@@ -260,6 +255,42 @@ def _to_first_person(clause: str) -> str:
         clause,
         flags=re.I,
     )
+
+
+def _clauses(text: str) -> list[tuple[int, int, str]]:
+    """(start, end, text) of each clause, in order."""
+    out: list[tuple[int, int, str]] = []
+    pos = 0
+    for m in _CLAUSE.finditer(text):
+        if m.start() > pos:
+            out.append((pos, m.end(), text[pos:m.end()]))
+        pos = m.end()
+    if pos < len(text):
+        out.append((pos, len(text), text[pos:]))
+    return out
+
+
+def _hedged(body: str, primary: Mention | None) -> bool:
+    """A hedge counts in the clause that states the fact (the whole text without a slot):
+    "I might move to Denver" is hedged; "I live in Denver, could talk about it all day" and
+    "Not sure if I told you, but I live in Denver" are not."""
+    text = _HEDGE_MASK.sub(" ", body)
+    if primary is None or primary.start < 0:
+        return bool(_HEDGE.search(text))
+    for start, end, clause in _clauses(text):
+        if start <= primary.start < end:
+            return bool(_HEDGE.search(clause))
+    return bool(_HEDGE.search(text))
+
+
+def _is_question(body: str, found: tuple[Mention, ...]) -> bool:
+    """A question asks and states nothing: a statement followed by a tag question ("I moved
+    to Denver. How about you?") is a statement."""
+    if not (body.endswith("?") or (_QUESTION_START.match(body) and "?" in body)):
+        return False
+    asked = [(s, e) for s, e, c in _clauses(body) if c.rstrip().endswith("?")]
+    stated = [m for m in found if not any(s <= m.start < e for s, e in asked)]
+    return not stated
 
 
 def analyse(text: str, *, speaker: str | None = None, user_name: str | None = None) -> Cues:
@@ -275,27 +306,37 @@ def analyse(text: str, *, speaker: str | None = None, user_name: str | None = No
     if rep:
         reported = True
         body = _to_first_person(rep.group("clause"))
+    found = tuple(mentions(body))
     subject = "user"
     first_person = bool(_FIRST_PERSON.search(body))
     other = None if reported else _OTHER_SUBJECT.match(body)
     if other:
         name = other.group("rname") or other.group("name") or other.group("role")
         is_user = bool(user_name and name and name.lower() == user_name.lower())
-        if name and not is_user and not _NOT_A_NAME.match(name):
+        # "Sofia is my gym buddy": the sentence states who fills one of the user's roles.
+        # "Tennis is my sport": the sentence is about a value, not a person.
+        role = other.group("role")
+        names_role = any(
+            (m.slot in _SINGLE_PERSON_SLOTS and name and m.value.endswith(name))
+            or (role is not None and attribute_slot(role) == m.slot)
+            or (name and m.value.lower().startswith(name.lower()))
+            for m in found
+        )
+        if name and not is_user and not names_role and not _NOT_A_NAME.match(name):
             subject = name.lower()
             first_person = False
         if user_name and name and name.lower() == user_name.lower():
             first_person = True
     elif speaker and not reported:
         subject = speaker.lower()
-    found = tuple(mentions(body))
-    is_question = body.endswith("?") or (bool(_QUESTION_START.match(body)) and "?" in body)
+    primary = next((m for m in found if not m.negated), found[0] if found else None)
+    is_question = _is_question(body, found)
     chitchat = not found and (bool(_CHITCHAT.match(body)) or len(re.findall(r"\w+", body)) <= 2)
     return Cues(
         subject=subject,
         first_person=first_person,
         reported=reported,
-        hedged=bool(_HEDGE.search(body)),
+        hedged=_hedged(body, primary),
         negated=bool(_NEGATION.search(body)) or any(m.negated for m in found),
         transition=bool(_TRANSITION.search(body)),
         coexist=bool(_COEXIST.search(body)),
@@ -310,7 +351,7 @@ def analyse(text: str, *, speaker: str | None = None, user_name: str | None = No
 
 def same_value(a: str | None, b: str | None) -> bool:
     """Values are the same state when their normalised tokens match (or one contains the other
-    as whole words: "Seattle" vs "Seattle, WA")."""
+    as whole words: "Seattle" vs "Seattle, WA"). Decimals are one token: "7.5" is not "5"."""
     if a is None or b is None:
         return a is b
     ta, tb = _norm_tokens(a), _norm_tokens(b)
@@ -320,8 +361,8 @@ def same_value(a: str | None, b: str | None) -> bool:
 
 
 def _norm_tokens(value: str) -> tuple[str, ...]:
-    toks = re.findall(r"[a-z0-9]+", value.lower())
-    return tuple(t for t in toks if t not in {"the", "a", "an", "city", "of"})
+    toks = re.findall(r"\d+(?:\.\d+)+|[a-z0-9]+", value.lower().replace(",", ""))
+    return tuple(t for t in toks if t not in {"the", "a", "an", "city", "of", "dr"})
 
 
 def _contains(big: tuple[str, ...], small: tuple[str, ...]) -> bool:
@@ -329,42 +370,22 @@ def _contains(big: tuple[str, ...], small: tuple[str, ...]) -> bool:
     return any(big[i : i + n] == small for i in range(len(big) - n + 1))
 
 
-# --- what a question asks about --------------------------------------------------------------
+def kinds(text: str) -> frozenset[str]:
+    """Kinds of thing the text names beside its slot ("dog", "cat"), for ranking."""
+    return frozenset(kind for kind, rx in KINDS if rx.search(text))
 
-_QUESTION_SLOTS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
-    (slot, re.compile(pattern, re.I))
-    for slot, pattern in (
-        ("location", r"\b(?:live|lives|living|lived|reside|city|town|based|move|moved|moving|"
-                     r"relocat\w*|home|address|where .* stay)\b"),
-        ("employer", r"\b(?:work|works|working|worked|employer|company|firm|employed|job|"
-                     r"office)\b"),
-        ("job", r"\b(?:job|title|role|position|profession|occupation|career|for a living)\b"),
-        ("relationship", r"\b(?:dating|date|partner|girlfriend|boyfriend|married|wife|husband|"
-                         r"relationship|seeing|fianc\w*|single|together)\b"),
-        ("pet", r"\b(?:pets?|dogs?|cats?|puppy|kitten|animals?|parrot|hamster|rabbit|bunny)\b"),
-        ("sleep", r"\b(?:sleep|sleeps|sleeping|slept)\b"),
-        ("commute", r"\bcommut\w*\b"),
-        ("weight", r"\b(?:weigh|weighs|weight)\b"),
-        ("salary", r"\b(?:salary|earn|earns|paid|income|make a year)\b"),
-        ("age", r"\b(?:how old|age)\b"),
-        ("diet", r"\b(?:diet|vegetarian|vegan|eat meat|pescatarian|keto)\b"),
-        ("vehicle", r"\b(?:car|drive|drives|vehicle)\b"),
-        ("hobby", r"\b(?:hobby|hobbies|pastime|free time|spare time|for fun|took up|taken up)\b"),
-        ("like", r"\b(?:like|likes|enjoy|enjoys|love|loves|into)\b"),
-        ("education", r"\b(?:study|studies|studying|major|degree)\b"),
-        ("school", r"\b(?:school|university|college)\b"),
-        ("health", r"\b(?:allergic|allergy|diagnosed|condition|illness)\b"),
-        ("running", r"\b(?:run|runs|running|jog)\b"),
-    )
-)
-_QUESTION_FAVOURITE = re.compile(r"\bfavou?rite\s+(?P<thing>[a-z][a-z ]{1,24}?)(?:\s+(?:is|now|these|before|used|was)\b|\?|$)", re.I)  # noqa: E501
+
+# --- what a question asks about --------------------------------------------------------------
 
 
 def question_slots(question: str) -> list[str]:
     """The state slots a question asks about, most specific first ("favourite_cuisine")."""
     out: list[str] = []
-    fav = _QUESTION_FAVOURITE.search(question)
+    fav = QUESTION_FAVOURITE.search(question)
     if fav:
-        out.append("favourite_" + re.sub(r"\s+", "_", fav.group("thing").strip().lower()))
-    out.extend(slot for slot, pattern in _QUESTION_SLOTS if pattern.search(question))
+        thing = fav.group("thing").strip().lower()
+        slot = attribute_slot(thing)
+        out.append(slot or "favourite_" + re.sub(r"\s+", "_", thing))
+    out.extend(slot for slot, pattern in QUESTION_SLOTS
+               if pattern.search(question) and slot not in out)
     return out

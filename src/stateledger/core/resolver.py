@@ -109,8 +109,10 @@ def _nearest_past(question: str, top: Evidence, evidence: Sequence[Evidence]
     last (the state right before the current one); "first"/"originally" the earliest."""
     if top.record.slot is None:
         return top, "historical view: first historical memory"
-    same = [e for e in evidence if e.label is Label.HISTORICAL
-            and e.record.slot == top.record.slot and e.record.subject == top.record.subject
+    # States of the same fact: the top record's chain of state links within the packet. A
+    # many-valued slot holds several facts (two pets), so "the same slot" is not enough.
+    chain = _chain_ids(top, evidence)
+    same = [e for e in evidence if e.label is Label.HISTORICAL and e.record.id in chain
             and not e.record.linked(LinkType.VERIFIED_BY)] or [top]
     # A confirmed pending claim (verified_by) never held as a state of its own.
     if _EARLIEST.search(question):
@@ -120,6 +122,25 @@ def _nearest_past(question: str, top: Evidence, evidence: Sequence[Evidence]
     pick = max(ended, key=lambda e: (e.record.valid_to or e.record.valid_from,
                                      e.record.valid_from))
     return pick, "historical view: the state that ended most recently"
+
+
+_STATE_LINKS = (LinkType.SUPERSEDES, LinkType.SUPERSEDED_BY, *EVOLUTION_LINKS)
+
+
+def _chain_ids(top: Evidence, evidence: Sequence[Evidence]) -> set[str]:
+    """Ids of the packet records joined to ``top`` by supersede/evolve links (transitively,
+    also through a live record in between); same subject and slot only."""
+    rec = top.record
+    by_id = {e.record.id: e.record for e in evidence
+             if e.record.slot == rec.slot and e.record.subject == rec.subject}
+    seen = {rec.id}
+    frontier = [rec]
+    while frontier:
+        nxt = [by_id[d] for r in frontier for d in r.linked(*_STATE_LINKS)
+               if d in by_id and d not in seen]
+        seen |= {r.id for r in nxt}
+        frontier = nxt
+    return seen
 
 
 def _transition(evidence: Sequence[Evidence], at: datetime | None) -> Result | None:

@@ -15,18 +15,22 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from stateledger.errors import StateLedgerError
+from stateledger.interfaces.llm_options import add_llm_arguments
 
 # module path -> function(subparsers) that adds one command group
 COMMAND_GROUPS: tuple[str, ...] = (
     "stateledger.interfaces.demo",
     "stateledger.bench.cli",
+    "stateledger.interfaces.server.cli",
+    "stateledger.interfaces.mcp_server",
 )
 
 
 def _memory(args: argparse.Namespace) -> Any:
+    from stateledger.interfaces.llm_options import memory_options
     from stateledger.memory import Memory
 
-    return Memory(args.db)
+    return Memory(args.db, **memory_options(args))
 
 
 def _emit(args: argparse.Namespace, payload: Any, render: Callable[[], None]) -> None:
@@ -110,6 +114,18 @@ def cmd_forget(args: argparse.Namespace) -> None:
     _emit(args, {"deleted": ids}, render)
 
 
+def cmd_resolve(args: argparse.Namespace) -> None:
+    with _memory(args) as mem:
+        tx = mem.resolve(args.record_id, confirm=args.confirm, at=args.at)
+
+    def render() -> None:
+        from stateledger.interfaces.render import console, transaction_line
+
+        console().print(transaction_line(tx))
+
+    _emit(args, tx.to_dict(), render)
+
+
 def _common(p: argparse.ArgumentParser, *, user: bool = True) -> None:
     p.add_argument("--db", default=None, help="SQLite file, ':memory:' or postgresql:// URL")
     if user:
@@ -131,6 +147,7 @@ def build_parser() -> argparse.ArgumentParser:
                    choices=["user", "assistant", "third_party", "system", "import"])
     p.add_argument("--speaker", default=None, help="who said it, when not the user")
     _common(p)
+    add_llm_arguments(p, answerer=False, controller=False)
     p.set_defaults(func=cmd_add)
 
     for name, func, helptext in (("search", cmd_search, "state-aligned evidence packet"),
@@ -140,6 +157,7 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--k", type=int, default=5)
         p.add_argument("--at", default=None, help="answer as of this time (ISO-8601)")
         _common(p)
+        add_llm_arguments(p, answerer=name == "answer", policy=False)
         p.set_defaults(func=func)
 
     p = sub.add_parser("records", help="list a user's records in one ledger")
@@ -153,6 +171,17 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("record_id")
         _common(p, user=False)
         p.set_defaults(func=func)
+
+    p = sub.add_parser("resolve", help="confirm or deny a pending record")
+    p.add_argument("record_id")
+    verdict = p.add_mutually_exclusive_group(required=True)
+    verdict.add_argument("--confirm", dest="confirm", action="store_true",
+                         help="the pending claim holds: it becomes the live state")
+    verdict.add_argument("--deny", dest="confirm", action="store_false",
+                         help="the pending claim is false: it is rejected")
+    p.add_argument("--at", default=None, help="when the resolution holds from (default now)")
+    _common(p, user=False)
+    p.set_defaults(func=cmd_resolve)
 
     for module in COMMAND_GROUPS:
         try:

@@ -8,7 +8,9 @@ Order of the rules (the first that applies wins):
    value -> **revise** the live record it contradicted (or **append** when there was none),
    confirming the pending record.
 3. A scoped exception ("vegetarian, except fish on Fridays") of a live record on the same
-   slot -> **append** with relation ``scoped_exception``.
+   slot -> **append** with relation ``scoped_exception``, unless the statement also retracts a
+   value ("I only play X on holidays now"): then the old value stops being the main state and
+   rule 5 revises it.
 4. A firm statement of a value that a live record already holds -> **noop** (paraphrase).
    Without a slot, a near-duplicate embedding (cosine >= ``paraphrase_similarity``) -> noop.
 5. A statement that retracts a live value ("my dog Rex passed away") or states a different
@@ -18,6 +20,7 @@ Order of the rules (the first that applies wins):
      the user's own statement -> **reject_conflict**;
    - a firm first-person statement, newer than the record -> **revise** (relation
      ``transition`` when it describes a change in progress: the old record stays live);
+   A statement that only retracts a value no live record holds -> **noop**.
 6. A new value for a many-valued slot (pets, hobbies) -> **append** with ``coexist`` to the
    most similar live record of that slot.
 7. A hedged or reported statement naming a slot with nothing to conflict with ->
@@ -80,7 +83,9 @@ class RulePolicy:
                 return decided
 
         same_slot = [c for c in live if st.slot is not None and c.record.slot == st.slot]
-        if st.scoped and same_slot:
+        # A narrowing that retracts the old value as the main state ("I only do X on holidays
+        # now; Y is my sport") is a conflict, not an exception that keeps both live.
+        if st.scoped and same_slot and st.retracts is None:
             target = _best(same_slot)
             return Decision(Action.APPEND, Relation.SCOPED_EXCEPTION, target.record.id,
                             reason=f"scoped exception to the live {st.slot}")
@@ -99,6 +104,11 @@ class RulePolicy:
         conflict = self._conflict(st, same_slot)
         if conflict is not None:
             return self._decide_conflict(st, conflict.record, r_new)
+        if st.value is None and st.retracts is not None:
+            # "Since I lost my job at X": X is not a live state here, so there is nothing to
+            # retire, and filing the retraction as a new live record would make X current.
+            return Decision(Action.NOOP, reason=f"retracts {st.slot} '{st.retracts}', which "
+                            "is not a live state")
 
         if same_slot and st.value is not None and not st.single_valued:
             target = _best(same_slot)

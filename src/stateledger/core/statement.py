@@ -1,0 +1,78 @@
+"""A statement as the policy sees it, and the Record it would become: pure functions.
+
+``Memory.add`` and the ledger benchmark both go through these, so a policy is evaluated on
+exactly the inputs it gets in production (same cues, same candidate record), without a store.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from stateledger.core.cues import analyse
+from stateledger.core.model import Ledger, Record, Source, Status
+from stateledger.models.policy import Statement
+
+
+def analyse_statement(
+    text: str, user_id: str, at: datetime, source: Source, speaker: str | None
+) -> Statement:
+    """The statement with the cues read off its text (core.cues.analyse)."""
+    cues = analyse(text, speaker=speaker, user_name=user_id)
+    primary = cues.primary
+    slot = primary.slot if primary else None
+    positive = primary is not None and not primary.negated
+    retracted = next((m for m in cues.mentions if m.negated and m.slot == slot), None)
+    return Statement(
+        text=text,
+        source=source,
+        speaker=speaker,
+        at=at,
+        subject=cues.subject,
+        slot=slot,
+        value=primary.value if primary and positive else None,
+        single_valued=primary.single if primary else True,
+        retracts=retracted.value if retracted else None,
+        first_person=cues.first_person,
+        hedged=cues.hedged,
+        negated=cues.negated,
+        reported=cues.reported,
+        transition=cues.transition,
+        coexist=cues.coexist,
+        scoped=cues.scoped,
+        question=cues.question,
+        chitchat=cues.chitchat,
+        confirms=cues.confirms,
+        denies=cues.denies,
+    )
+
+
+def statement_record(
+    st: Statement,
+    *,
+    record_id: str,
+    user_id: str,
+    recorded_at: datetime,
+    provenance: str | None = None,
+    embedding: Any = None,
+) -> Record:
+    """The candidate Record for ``st`` before execution (the executor sets status/ledger)."""
+    from stateledger.models.rules import reliability
+
+    return Record(
+        id=record_id,
+        user_id=user_id,
+        text=st.text,
+        subject=st.subject,
+        slot=st.slot,
+        value=st.value if st.value is not None else st.retracts,
+        source=st.source,
+        confidence=reliability(st.source, hedged=st.hedged, reported=st.reported),
+        valid_from=st.at,
+        valid_to=None,
+        recorded_at=recorded_at,
+        status=Status.ACTIVE,
+        ledger=Ledger.ACCEPTED,
+        provenance=provenance,
+        embedding=embedding,
+    )
