@@ -20,11 +20,14 @@ from stateledger.core.cues import kinds, question_slots
 from stateledger.core.model import Record
 
 Seed = tuple[Record, float]
+_NAME_WORD = re.compile(r"\b([A-Z][a-z]+)(?:'s)?\b")
 
 
 def align_seeds(query: str, seeds: Sequence[Seed]) -> list[Seed]:
     """Subject first (the named other, else the user), then the asked slot first."""
-    words = {w.lower().strip("?'s.,!") for w in query.split()}
+    # Only capitalised words name someone: "Who does Jo exercise with?" is not about a
+    # subject called "exercise".
+    words = {w.lower() for w in _NAME_WORD.findall(query)}
     named = {r.subject for r, _ in seeds if r.subject != "user" and r.subject in words}
     wanted = named or {"user"}
     slots = question_slots(query)
@@ -41,7 +44,6 @@ def align_seeds(query: str, seeds: Sequence[Seed]) -> list[Seed]:
     return [seed for _, seed in sorted(enumerate(seeds), key=key)]
 
 
-_NAME_WORD = re.compile(r"\b([A-Z][a-z]+)(?:'s)?\b")
 MAX_SLOT_KEYS = 2  # the most specific slots a question names; more would dilute the packet
 
 

@@ -152,6 +152,8 @@ def _attribute_mentions(text: str) -> list[Mention]:
                 slot = "favourite_cuisine"
             if slot is None or not value or value.lower() in _NOT_VALUES or len(value) > 60:
                 continue
+            if slot in _SINGLE_PERSON_SLOTS and not value[:1].isupper():
+                continue  # "my partner is pregnant" names no one
             single = slot != "pet"
             out.append(Mention(slot, value, single, negated, m.start()))
     return out

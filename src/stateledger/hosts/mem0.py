@@ -52,6 +52,11 @@ def _import_mem0() -> Any:
             f"mem0 is not installed: pip install 'mem0ai=={MEM0_VERSION}' faiss-cpu "
             "(or the stateledger extra 'mem0')"
         ) from exc
+    # Also when mem0 was imported earlier without the variable: every telemetry client and
+    # notice check reads this module global at call time.
+    import mem0.memory.telemetry as telemetry
+
+    telemetry.MEM0_TELEMETRY = False
     # spaCy is absent on purpose (see module docstring); mem0 warns about it on every call.
     for name in ("mem0", "mem0.utils.spacy_models", "mem0.memory.main"):
         logging.getLogger(name).setLevel(logging.ERROR)
