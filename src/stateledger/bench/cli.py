@@ -80,7 +80,7 @@ BENCH_GROUPS: tuple[str, ...] = (
 
 
 def add_commands(sub: Any) -> None:
-    import importlib
+    from stateledger.interfaces.cli import add_command_groups
 
     bench = sub.add_parser("bench", help="run a benchmark (perf, ledger, state, locomo)")
     bsub = bench.add_subparsers(dest="bench", required=True, metavar="BENCH")
@@ -92,11 +92,4 @@ def add_commands(sub: Any) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=cmd_perf)
 
-    for module in BENCH_GROUPS:
-        try:
-            mod = importlib.import_module(module)
-        except ModuleNotFoundError as exc:
-            if exc.name != module:
-                raise
-            continue
-        mod.add_bench_commands(bsub)
+    add_command_groups(bsub, BENCH_GROUPS)

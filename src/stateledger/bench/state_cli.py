@@ -89,7 +89,7 @@ def cmd_locomo(args: argparse.Namespace) -> None:
         f"{files[0].parent}", rows))
 
 
-def add_bench_commands(bsub: Any) -> None:
+def add_commands(bsub: Any) -> None:
     p = bsub.add_parser("state", help="LTP-like state bench on LoCoMo, all systems side by side")
     p.add_argument("--profiles", type=int, default=10, help="profiles (one per conversation)")
     p.add_argument("--seed", type=int, default=0, help="builder seed")

@@ -23,7 +23,15 @@ COMMAND_GROUPS: tuple[str, ...] = (
     "stateledger.bench.cli",
     "stateledger.interfaces.server.cli",
     "stateledger.interfaces.mcp_server",
+    "stateledger.models.train_cli",
 )
+
+
+def add_command_groups(sub: Any, modules: Sequence[str]) -> None:
+    """Let each module add its commands: each exposes ``add_commands(subparsers)``. Imported
+    here, at parser build time, so the core commands never import the heavy parts."""
+    for module in modules:
+        importlib.import_module(module).add_commands(sub)
 
 
 def _memory(args: argparse.Namespace) -> Any:
@@ -183,14 +191,7 @@ def build_parser() -> argparse.ArgumentParser:
     _common(p, user=False)
     p.set_defaults(func=cmd_resolve)
 
-    for module in COMMAND_GROUPS:
-        try:
-            mod = importlib.import_module(module)
-        except ModuleNotFoundError as exc:
-            if exc.name != module:
-                raise
-            continue
-        mod.add_commands(sub)
+    add_command_groups(sub, COMMAND_GROUPS)
     return parser
 
 
