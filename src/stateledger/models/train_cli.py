@@ -1,0 +1,166 @@
+"""``stateledger train sentry|policy``: reproduce the shipped weights from the generator.
+
+Both commands generate the ledger-bench episodes (train and val splits, seed 0 by default),
+embed each unique text once with MiniLM into the embedding cache, train, and write the
+weights into the package data folder (``--out`` to write elsewhere).
+
+* ``train sentry``  -> ``sentry.npz`` (topic + logic heads, gate thresholds)
+* ``train policy``  -> ``ledger_policy.pt`` and the ablations ``ledger_policy_no_cf.pt``,
+  ``ledger_policy_no_reliability.pt``, ``ledger_policy_no_grounding.pt``, plus the binary
+  write/hold baseline ``binary_policy.pt``.
+
+Small models train fastest on one CPU thread (``--threads``): two threads on two shared
+cores spend most of their time waiting for each other.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections.abc import Callable
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+VARIANTS: tuple[str, ...] = ("learned", "learned_no_cf", "learned_no_reliability",
+                             "learned_no_grounding")
+
+
+def data_dir() -> Path:
+    return Path(str(resources.files("stateledger").joinpath("data")))
+
+
+def add_commands(sub: Any) -> None:
+    train = sub.add_parser("train", help="train the Sentry gate or the ledger policies")
+    tsub = train.add_subparsers(dest="train", required=True, metavar="MODEL")
+
+    p = tsub.add_parser("sentry", help="Sentry topic/logic heads over frozen MiniLM")
+    _common(p)
+    p.add_argument("--epochs", type=int, default=25)
+    p.add_argument("--topic", type=float, default=0.60, help="gate threshold on topic")
+    p.add_argument("--logic", type=float, default=0.45, help="gate threshold on logic")
+    p.add_argument("--gap", type=float, default=0.15, help="gate threshold on topic - logic")
+    p.set_defaults(func=cmd_sentry)
+
+    p = tsub.add_parser("policy", help="the TARL ledger policy, its ablations and binary")
+    _common(p)
+    p.add_argument("--epochs", type=int, default=20)
+    p.add_argument("--members", type=int, default=5, help="ensemble members per variant")
+    p.add_argument("--variants", default=",".join((*VARIANTS, "binary")),
+                   help="comma-separated subset of: " + ", ".join((*VARIANTS, "binary")))
+    p.set_defaults(func=cmd_policy)
+
+
+def _common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--seed", type=int, default=0, help="episode generator and training seed")
+    p.add_argument("--train-size", type=int, default=None, help="train episodes (default 9000)")
+    p.add_argument("--val-size", type=int, default=None, help="val episodes (default 700)")
+    p.add_argument("--out", type=Path, default=None, help="output folder (default: package)")
+    p.add_argument("--cache", type=Path, default=None, help="embedding cache folder")
+    p.add_argument("--threads", type=int, default=1, help="torch CPU threads")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def _prepare(args: argparse.Namespace, bar: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Episodes (train, val) and their MiniLM vectors, with progress on ``bar``."""
+    import torch
+
+    from stateledger.bench.cli import staged_progress
+    from stateledger.bench.episodes import episode_texts, generate
+    from stateledger.models.features import EmbeddingCache, LazyEmbedder
+
+    torch.set_num_threads(max(1, args.threads))
+    step = staged_progress(bar)
+    sizes = {k: v for k, v in (("train", args.train_size), ("val", args.val_size)) if v}
+    step("generating episodes", 0, 1)
+    episodes = generate(args.seed, sizes=sizes, splits=("train", "val"))
+    step("generating episodes", 1, 1)
+    cache = EmbeddingCache(LazyEmbedder(), args.cache)
+    texts = episode_texts([*episodes["train"], *episodes["val"]])
+    vectors = cache.vectors(texts, progress=lambda d, n: step("embedding texts", d, n))
+    return episodes, vectors
+
+
+def _stage(step: Callable[[str, int, int], None], name: str) -> Callable[[int, int], None]:
+    return lambda done, total: step(name, done, total)
+
+
+def cmd_sentry(args: argparse.Namespace) -> None:
+    from stateledger.bench.cli import emit, metrics_table, progress_bar, staged_progress
+    from stateledger.models.sentry import GateThresholds, gate_report, train_sentry
+
+    started = time.perf_counter()
+    with progress_bar() as bar:
+        episodes, vectors = _prepare(args, bar)
+        prepared = time.perf_counter() - started
+        sentry, report = train_sentry(episodes["train"], episodes["val"], vectors,
+                                      epochs=args.epochs, seed=args.seed,
+                                      progress=_stage(staged_progress(bar), "training Sentry"))
+    sentry = sentry.with_thresholds(GateThresholds(args.topic, args.logic, args.gap))
+    out = (args.out or data_dir()) / "sentry.npz"
+    sentry.save(out)
+    gate = gate_report(episodes["val"], vectors, sentry)
+    elapsed = time.perf_counter() - started
+    payload = {
+        "weights": str(out), "seconds": round(elapsed, 1), "prepare_seconds": round(prepared, 1),
+        "train_pairs": report.train_pairs, "val_pairs": report.val_pairs,
+        "best_epoch": report.best_epoch, "val_loss": report.val_loss,
+        **{f"val_{k}": v for k, v in gate.items()},
+    }
+    emit(args, payload, metrics_table("train sentry", {"sentry": payload}))
+
+
+def cmd_policy(args: argparse.Namespace) -> None:
+    from stateledger.bench.cli import emit, metrics_table, progress_bar, staged_progress
+    from stateledger.models.binary import train_binary
+    from stateledger.models.ledger_policy import NetConfig
+    from stateledger.models.training import LossWeights, build_data, train_policy
+
+    wanted = [v.strip() for v in args.variants.split(",") if v.strip()]
+    unknown = set(wanted) - {*VARIANTS, "binary"}
+    if unknown:
+        from stateledger.errors import InvalidInputError
+
+        raise InvalidInputError(f"unknown variant(s): {', '.join(sorted(unknown))}")
+    setups = {
+        "learned": (NetConfig(), LossWeights()),
+        "learned_no_cf": (NetConfig(), LossWeights(cf=0.0)),
+        "learned_no_reliability": (NetConfig(reliability=False), LossWeights()),
+        "learned_no_grounding": (NetConfig(grounding=False), LossWeights()),
+    }
+    files = {"learned": "ledger_policy", "learned_no_cf": "ledger_policy_no_cf",
+             "learned_no_reliability": "ledger_policy_no_reliability",
+             "learned_no_grounding": "ledger_policy_no_grounding", "binary": "binary_policy"}
+    out_dir = args.out or data_dir()
+    rows: dict[str, dict[str, Any]] = {}
+    started = time.perf_counter()
+    with progress_bar() as bar:
+        step = staged_progress(bar)
+        episodes, vectors = _prepare(args, bar)
+        train = build_data(episodes["train"], vectors, progress=_stage(step, "counterfactuals"))
+        val = build_data(episodes["val"], vectors)
+        prepared = time.perf_counter() - started
+        for name in wanted:
+            t0 = time.perf_counter()
+            path = out_dir / f"{files[name]}.pt"
+            if name == "binary":
+                policy, brep = train_binary(train, val, seed=args.seed,
+                                            progress=_stage(step, "training binary"))
+                policy.save(path)
+                rows[name] = {"val_loss": brep.val_loss, "temperature": brep.temperature}
+            else:
+                cfg, weights = setups[name]
+                learned, rep = train_policy(train, val, name=name, config=cfg, weights=weights,
+                                            members=args.members, epochs=args.epochs,
+                                            seed=args.seed,
+                                            progress=_stage(step, f"training {name}"))
+                learned.save(path)
+                rows[name] = {"val_loss": sum(rep.val_losses) / len(rep.val_losses),
+                              "temperature": rep.temperature}
+            rows[name].update(seconds=round(time.perf_counter() - t0, 1), weights=str(path))
+    elapsed = time.perf_counter() - started
+    payload = {"seconds": round(elapsed, 1), "prepare_seconds": round(prepared, 1),
+               "train_episodes": len(episodes["train"]), "val_episodes": len(episodes["val"]),
+               "variants": rows}
+    emit(args, payload, metrics_table(
+        f"train policy: {elapsed:.0f} s ({prepared:.0f} s data and counterfactuals)", rows))
