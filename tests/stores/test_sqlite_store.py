@@ -60,3 +60,34 @@ def test_default_db_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Non
     monkeypatch.setenv("HOME", str(tmp_path / "user"))
     assert default_db_path() == tmp_path / "user" / ".local" / "share" / "stateledger" / "memory.db"
     assert (tmp_path / "user" / ".local" / "share" / "stateledger").is_dir()
+
+
+def test_search_text_leaves_out_terms_too_common_to_rank(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A term in more than COMMON_TERM_DOCS documents is dropped from the query (bm25 would
+    score every row it matches); the rarer terms still find their records."""
+    from stateledger.stores import sqlite as sqlite_store
+
+    monkeypatch.setattr(sqlite_store, "COMMON_TERM_DOCS", 3)
+    with SQLiteStore(":memory:", dim=DIM) as s:
+        put(s, *[rec(f"d{i}", f"yesterday I walked number {i}") for i in range(5)],
+            rec("z", "yesterday I saw a zebra"))
+        assert [rid for rid, _ in s.search_text("alice", "yesterday zebra", 10, ALL)] == ["z"]
+        assert s.search_text("alice", "yesterday", 10, ALL) == []
+        monkeypatch.setattr(sqlite_store, "COMMON_TERM_DOCS", 100)
+        assert len(s.search_text("alice", "yesterday", 10, ALL)) == 6
+
+
+def test_a_version_1_database_is_migrated_in_place(tmp_path: Path) -> None:
+    path = str(tmp_path / "old.db")
+    with SQLiteStore(path, dim=DIM) as s:
+        put(s, rec("a", "migrations keep data"))
+    conn = sqlite3.connect(path)
+    conn.execute("DROP TABLE records_fts_vocab")
+    conn.execute("PRAGMA user_version = 1")
+    conn.commit()
+    conn.close()
+    with SQLiteStore(path, dim=DIM) as s:
+        assert s.search_text("alice", "migrations", 1, ALL)[0][0] == "a"
+    conn = sqlite3.connect(path)
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 2
+    conn.close()

@@ -106,9 +106,20 @@ def _migrate_v1(conn: sqlite3.Connection) -> None:
         conn.execute(sql)
 
 
+def _migrate_v2(conn: sqlite3.Connection) -> None:
+    # Per-term document counts, so search_text can leave out terms too common to rank fast.
+    conn.execute("CREATE VIRTUAL TABLE records_fts_vocab USING fts5vocab(records_fts, 'row')")
+
+
 # Append (version, migration) pairs; never edit a released one. Each runs in the opening
 # transaction together with the ``user_version`` bump, so a crash leaves the old version.
-MIGRATIONS: tuple[tuple[int, Callable[[sqlite3.Connection], None]], ...] = ((1, _migrate_v1),)
+MIGRATIONS: tuple[tuple[int, Callable[[sqlite3.Connection], None]], ...] = (
+    (1, _migrate_v1),
+    (2, _migrate_v2),
+)
+# A query term in more documents than this is left out of search_text: bm25 must score every
+# row a term matches, and a term that common barely ranks anything (its idf is near zero).
+COMMON_TERM_DOCS = 5_000
 SCHEMA_VERSION = MIGRATIONS[-1][0]
 
 _RECORD_COLUMNS = (
@@ -540,6 +551,10 @@ class SQLiteStore:
         match = fts_query(query)
         if not match or limit <= 0 or not ledgers:
             return []
+        with self._tx("BEGIN") as conn:
+            match = self._without_common_terms(conn, match)
+        if not match:
+            return []
         values = sorted({Ledger(led).value for led in ledgers})
         sql = (
             "SELECT r.id, bm25(records_fts) AS score FROM records_fts "
@@ -550,6 +565,17 @@ class SQLiteStore:
         with self._tx("BEGIN") as conn:
             rows = conn.execute(sql, (match, user_id, *values, int(limit))).fetchall()
         return [(rid, -float(score)) for rid, score in rows]
+
+    @staticmethod
+    def _without_common_terms(conn: sqlite3.Connection, match: str) -> str:
+        """Drop terms found in more than COMMON_TERM_DOCS documents (counts over all users)."""
+        terms = [t.strip('"') for t in match.split(" OR ")]
+        rows = conn.execute(
+            f"SELECT term, doc FROM records_fts_vocab WHERE term IN ({_marks(len(terms))})",
+            terms,
+        ).fetchall()
+        common = {term for term, docs in rows if docs > COMMON_TERM_DOCS}
+        return " OR ".join(f'"{t}"' for t in terms if t not in common)
 
     def search_vector(
         self, user_id: str, vector: Vector, limit: int, ledgers: Sequence[Ledger]
