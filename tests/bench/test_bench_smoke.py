@@ -8,8 +8,6 @@ from pathlib import Path
 
 import pytest
 
-from stateledger.bench.locomo_data import default_locomo_path
-from stateledger.errors import DataError
 from stateledger.interfaces.cli import main
 
 STATE_KEYS = {"bank_coexist", "bank_role", "evidence_support", "qa_acc", "conflict_acc",
@@ -17,11 +15,8 @@ STATE_KEYS = {"bank_coexist", "bank_role", "evidence_support", "qa_acc", "confli
 
 
 @pytest.fixture(scope="module", autouse=True)
-def _data() -> None:
-    try:
-        default_locomo_path()
-    except DataError as exc:
-        pytest.skip(f"LoCoMo data not available ({exc})")
+def _data(locomo_path: Path) -> None:
+    """Every smoke run here replays real LoCoMo conversations."""
 
 
 def _run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> dict[str, object]:

@@ -77,12 +77,8 @@ def test_default_host_is_the_store(embedder: MiniLMEmbedder) -> None:
         assert set(ans.trace["seeds"]) >= {"host", "text", "vector"}
 
 
+@pytest.mark.usefixtures("mem0_ready")
 def test_mem0_offline_with_and_without_overlay(embedder: MiniLMEmbedder) -> None:
-    from stateledger.bench.systems import mem0_available
-
-    reason = mem0_available()  # imports mem0 with its telemetry off
-    if reason is not None:
-        pytest.skip(f"mem0 cannot run here: {reason}")
     from mem0.configs.embeddings.base import BaseEmbedderConfig
     from mem0.embeddings.huggingface import HuggingFaceEmbedding
 

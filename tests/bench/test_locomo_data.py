@@ -23,15 +23,6 @@ from stateledger.errors import DataError
 
 
 @pytest.fixture(scope="module")
-def locomo_path() -> Path:
-    """The LoCoMo file, or a skip saying where it was looked for and how to set it."""
-    try:
-        return default_locomo_path()
-    except DataError as exc:
-        pytest.skip(f"LoCoMo data not available ({exc})")
-
-
-@pytest.fixture(scope="module")
 def convs(locomo_path: Path) -> list[Conversation]:
     return load_locomo(locomo_path)
 

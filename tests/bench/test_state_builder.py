@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from stateledger.bench.locomo_data import Conversation, default_locomo_path, load_locomo
+from stateledger.bench.locomo_data import Conversation, load_locomo
 from stateledger.bench.scoring import contains_tokens, normalize_value
 from stateledger.bench.state_builder import (
     CUE1_TEMPLATES,
@@ -25,17 +25,12 @@ from stateledger.bench.state_builder import (
     render_cue,
     validate,
 )
-from stateledger.errors import DataError, InvalidInputError
+from stateledger.errors import InvalidInputError
 
 
 @pytest.fixture(scope="module")
-def convs() -> list[Conversation]:
-    """LoCoMo conversations, or a skip saying where the file was looked for."""
-    try:
-        path: Path = default_locomo_path()
-    except DataError as exc:
-        pytest.skip(f"LoCoMo data not available ({exc})")
-    return load_locomo(path)
+def convs(locomo_path: Path) -> list[Conversation]:
+    return load_locomo(locomo_path)
 
 
 @pytest.fixture(scope="module")

@@ -21,10 +21,9 @@ from torch import nn
 from torch.nn import functional as F
 
 from stateledger.core.model import Action, Decision, Relation, Status
-from stateledger.errors import ModelError
 from stateledger.models.embedder import DIM, Embedder
 from stateledger.models.features import F_DIM, F_NAMES, G_DIM, G_NAMES
-from stateledger.models.ledger_policy import InputPreparer, shipped_path, tensors
+from stateledger.models.ledger_policy import InputPreparer, load_weights, shipped_path, tensors
 from stateledger.models.policy import Candidate, Statement
 from stateledger.models.sentry import Sentry
 
@@ -90,15 +89,7 @@ class BinaryPolicy:
     def load(cls, path: str | Path | None = None, *, embedder: Embedder | None = None,
              sentry: Sentry | None = None) -> BinaryPolicy:
         p = Path(path) if path is not None else shipped_path("binary_policy")
-        if not p.exists():
-            raise ModelError(f"no binary policy weights at {p}; run `stateledger train policy`")
-        try:
-            blob = torch.load(p, map_location="cpu", weights_only=True)
-        except Exception as exc:  # torch raises many types for a corrupt file
-            raise ModelError(f"cannot read binary policy weights {p}: {exc}") from exc
-        if blob.get("version") != FORMAT_VERSION or tuple(blob.get("g_names", ())) != G_NAMES \
-                or tuple(blob.get("f_names", ())) != F_NAMES:
-            raise ModelError(f"{p} was trained with other features; retrain the policy")
+        blob = load_weights(p, "binary policy", FORMAT_VERSION)
         net = BinaryNet(int(blob["hidden"]))
         net.load_state_dict(blob["state_dict"])
         return cls(net, temperature=blob["temperature"], embedder=embedder, sentry=sentry)

@@ -28,6 +28,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, replace
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import torch
@@ -69,6 +70,20 @@ class NetConfig:
 
 def shipped_path(name: str = "ledger_policy") -> Path:
     return Path(str(resources.files("stateledger").joinpath(f"data/{name}.pt")))
+
+
+def load_weights(path: Path, what: str, version: int) -> dict[str, Any]:
+    """A saved policy blob, checked for its format version and feature layout."""
+    if not path.exists():
+        raise ModelError(f"no {what} weights at {path}; run `stateledger train policy`")
+    try:
+        blob: dict[str, Any] = torch.load(path, map_location="cpu", weights_only=True)
+    except Exception as exc:  # torch raises many types for a corrupt file
+        raise ModelError(f"cannot read {what} weights {path}: {exc}") from exc
+    if blob.get("version") != version or tuple(blob.get("g_names", ())) != G_NAMES \
+            or tuple(blob.get("f_names", ())) != F_NAMES:
+        raise ModelError(f"{path} was trained with other features; retrain the policy")
+    return blob
 
 
 def _mlp(n_in: int, hidden: int, n_out: int) -> nn.Sequential:
@@ -263,15 +278,7 @@ class LearnedPolicy:
     def load(cls, path: str | Path | None = None, *, embedder: Embedder | None = None,
              name: str | None = None) -> LearnedPolicy:
         p = Path(path) if path is not None else shipped_path()
-        if not p.exists():
-            raise ModelError(f"no ledger policy weights at {p}; run `stateledger train policy`")
-        try:
-            blob = torch.load(p, map_location="cpu", weights_only=True)
-        except Exception as exc:  # torch raises many types for a corrupt file
-            raise ModelError(f"cannot read ledger policy weights {p}: {exc}") from exc
-        if blob.get("version") != FORMAT_VERSION or tuple(blob.get("g_names", ())) != G_NAMES \
-                or tuple(blob.get("f_names", ())) != F_NAMES:
-            raise ModelError(f"{p} was trained with other features; retrain the policy")
+        blob = load_weights(p, "ledger policy", FORMAT_VERSION)
         cfg = NetConfig(**blob["config"])
         members = []
         for state in blob["members"]:
