@@ -156,7 +156,7 @@ def test_matches_reference_model_under_random_operations(
             model.pop(rid, None)
     assert len(ix) == len(model)
     q = rng.standard_normal(DIM).astype(np.float32)
-    for keep in ([A], [P, H], None):
+    for keep in ([A], [P, H], [A, H], [A, P, H], None):
         got = ix.search(q, 5, keep)
         allowed = set(keep) if keep else set(ledgers)
         expect = {
@@ -197,3 +197,22 @@ def test_projected_search_of_a_large_index_matches_exact_search() -> None:
             if wanted is not None:
                 assert all(int(r[1:]) % 4 == 0 for r, _ in fast)
     assert hits / (40 * 2 * 10) >= 0.95
+
+
+@given(
+    scores=st.lists(
+        st.one_of(st.floats(-1, 1, width=32), st.just(float("-inf"))), min_size=2, max_size=400
+    ),
+    data=st.data(),
+)
+def test_top_rows_selects_exactly_the_highest_scores(scores: list[float], data: st.DataObject
+                                                     ) -> None:
+    """The sampled-threshold selection must return the same score multiset as a full sort,
+    with ties, -inf rows (other ledgers) and more rows asked than pass the threshold."""
+    from stateledger.stores.vector_index import _top_rows
+
+    arr = np.array(scores, dtype=np.float32)
+    n = data.draw(st.integers(1, len(arr) - 1))
+    got = _top_rows(arr, n)
+    assert len(got) == n == len(set(got.tolist()))
+    assert sorted(arr[got].tolist()) == sorted(arr.tolist())[-n:]
