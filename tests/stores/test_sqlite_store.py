@@ -77,6 +77,26 @@ def test_search_text_leaves_out_terms_too_common_to_rank(monkeypatch: pytest.Mon
         assert len(s.search_text("alice", "yesterday", 10, ALL)) == 6
 
 
+def test_the_common_term_threshold_is_a_share_of_the_documents(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Between the floor and the cap a term is too common above COMMON_TERM_SHARE of the
+    documents: at 10k records a term in 1.6k of them cost ~10 ms of bm25 per query."""
+    from stateledger.stores import sqlite as sqlite_store
+
+    monkeypatch.setattr(sqlite_store, "COMMON_TERM_FLOOR", 2)
+    monkeypatch.setattr(sqlite_store, "COMMON_TERM_SHARE", 0.5)
+    with SQLiteStore(":memory:", dim=DIM) as s:
+        put(s, *[rec(f"b{i}", f"bread and tea {i}") for i in range(6)],
+            *[rec(f"t{i}", f"only tea {i}") for i in range(4)])
+        # 10 documents, threshold 5: "tea" (10) is left out, "bread" (6) too, "only" (4) kept
+        assert {rid for rid, _ in s.search_text("alice", "bread only tea", 20, ALL)} == {
+            f"t{i}" for i in range(4)
+        }
+        monkeypatch.setattr(sqlite_store, "COMMON_TERM_DOCS", 3)  # the cap wins below it
+        assert s.search_text("alice", "only", 20, ALL) == []
+
+
 def test_cached_term_counts_are_refreshed_as_the_table_grows_or_records_are_deleted(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
