@@ -68,3 +68,18 @@ def test_console_script_runs_as_a_process(tmp_path: Path) -> None:
                           capture_output=True, text=True, timeout=180, check=False)
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["action"] == "append"
+
+
+def test_building_the_cli_does_not_load_torch() -> None:
+    """`stateledger --help`, `users`, `records`, `keys` must start fast: torch (~2 s to import)
+    loads only when a command needs the embedder or a learned model."""
+    code = (
+        "import sys\n"
+        "from stateledger.interfaces.cli import build_parser\n"
+        "build_parser()\n"
+        "print(sorted(m for m in ('torch', 'transformers', 'sentence_transformers') "
+        "if m in sys.modules))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True)
+    assert out.stdout.strip() == "[]"

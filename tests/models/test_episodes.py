@@ -16,7 +16,7 @@ from stateledger.bench.episodes import (
 from stateledger.core.invariants import check_invariants
 from stateledger.core.model import ACTIONS, Action, Ledger, Record
 from stateledger.models.ledger_policy import assemble
-from stateledger.models.training import ledger_view, run_decision, same_state
+from stateledger.models.next_state import ledger_view, run_decision, same_state
 
 SIZES = {"train": 160, "val": 40, "test": 40, "ood": 40}
 SINGLE = {s for s in SLOTS if s not in MULTI_VALUED}

@@ -14,9 +14,9 @@ from stateledger.errors import ModelError
 from stateledger.models.binary import BinaryPolicy
 from stateledger.models.embedder import MiniLMEmbedder
 from stateledger.models.ledger_policy import LearnedPolicy
+from stateledger.models.next_state import run_decision, same_state
 from stateledger.models.policy import Policy
 from stateledger.models.sentry import Sentry
-from stateledger.models.training import run_decision, same_state
 
 
 @pytest.fixture(scope="module")

@@ -6,7 +6,7 @@ Per policy (TARL section 5.2):
 * ``macro_f1``: five-way action macro F1 (plus ``per_action_f1`` and the ``confusion``
   matrix, rows gold, columns predicted, in ``ACTIONS`` order);
 * ``next_state_accuracy``: the executed next state equals the gold one exactly (every record
-  in the same ledger with the same status and links; ``training.same_state``);
+  in the same ledger with the same status and links; ``next_state.same_state``);
 * ``pollution_rate``: of the statements the policy wrote into accepted, the share that the
   gold next state does not have there;
 * ``conflict_preservation``: of the gold reject_conflict episodes, the share where the trusted
@@ -33,9 +33,8 @@ from stateledger.bench.episodes import Episode, episode_inputs
 from stateledger.core.executor import ExecutionError
 from stateledger.core.model import ACTIONS, Action, Ledger, Status
 from stateledger.errors import InvalidInputError
-from stateledger.models.binary import recency_decision
+from stateledger.models.next_state import recency_decision, run_decision, same_state
 from stateledger.models.policy import Policy
-from stateledger.models.training import run_decision, same_state
 
 ECE_BINS = 15
 LIVE = (Status.ACTIVE, Status.TRANSITION)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import copy
 import math
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -20,30 +20,15 @@ import torch
 from torch import nn
 from torch.nn import functional as F
 
-from stateledger.core.model import Action, Decision, Relation, Status
+from stateledger.core.model import Action, Decision
 from stateledger.models.embedder import DIM, Embedder
 from stateledger.models.features import F_DIM, F_NAMES, G_DIM, G_NAMES
 from stateledger.models.ledger_policy import InputPreparer, load_weights, shipped_path, tensors
+from stateledger.models.next_state import recency_decision
 from stateledger.models.policy import Candidate, Statement
 from stateledger.models.sentry import Sentry
 
 FORMAT_VERSION = 1
-LIVE = (Status.ACTIVE, Status.TRANSITION)
-
-
-def recency_decision(write: bool, candidates: Sequence[Candidate],
-                     same_topic: Collection[str]) -> Decision:
-    """Write/hold executed the binary way: revise the newest live record among
-    ``same_topic`` (ids of candidates about the same state variable), else append; or noop."""
-    if not write:
-        return Decision(Action.NOOP, reason="hold")
-    live = [c.record for c in candidates
-            if c.record.status in LIVE and c.record.id in same_topic]
-    if not live:
-        return Decision(Action.APPEND, reason="write: nothing on this state variable")
-    newest = max(live, key=lambda r: (r.valid_from, r.recorded_at))
-    return Decision(Action.REVISE, Relation.SUPERSEDE, newest.id,
-                    reason="write: newest statement replaces the live record")
 
 
 class BinaryNet(nn.Module):

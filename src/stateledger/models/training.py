@@ -37,8 +37,7 @@ from torch.nn import functional as F
 
 from stateledger.bench.episode_templates import SLOTS
 from stateledger.bench.episodes import Episode, EpisodeInputs, episode_inputs
-from stateledger.core.executor import apply_diff, execute
-from stateledger.core.model import ACTIONS, Action, Decision, Ledger, Record, Relation
+from stateledger.core.model import ACTIONS, Action, Record, Relation
 from stateledger.errors import DataError
 from stateledger.models.embedder import DIM
 from stateledger.models.features import F_DIM, TEXT_CUES_F, TEXT_CUES_G, Encoded, encode
@@ -51,11 +50,9 @@ from stateledger.models.ledger_policy import (
     NetConfig,
     assemble,
 )
+from stateledger.models.next_state import ledger_quality, run_decision
 from stateledger.models.policy import Candidate
 
-LEDGER_WEIGHTS: dict[Ledger, float] = {
-    Ledger.ACCEPTED: 0.6, Ledger.PENDING: 0.2, Ledger.HISTORY: 0.2,
-}
 RELIABILITY_TARGETS: dict[Action, tuple[float, float]] = {
     Action.APPEND: (1.0, 1.0),
     Action.NOOP: (1.0, 1.0),
@@ -64,52 +61,6 @@ RELIABILITY_TARGETS: dict[Action, tuple[float, float]] = {
     Action.DEFER_VERIFY: (0.5, 0.5),
 }
 Progress = Callable[[str, int, int], None]
-
-# --- next-state comparison -----------------------------------------------------------------
-
-Sig = tuple[str, str, frozenset[tuple[str, str]]]
-
-
-def signature(rec: Record) -> Sig:
-    """What the next-state comparison sees of a record: id, status and links."""
-    return rec.id, rec.status.value, frozenset((lk.type.value, lk.dst) for lk in rec.links)
-
-
-def ledger_view(state: Mapping[str, Record]) -> dict[Ledger, frozenset[Sig]]:
-    out: dict[Ledger, set[Sig]] = {lg: set() for lg in Ledger}
-    for rec in state.values():
-        out[rec.ledger].add(signature(rec))
-    return {lg: frozenset(s) for lg, s in out.items()}
-
-
-def same_state(a: Mapping[str, Record], b: Mapping[str, Record]) -> bool:
-    """Exact next-state match: every ledger holds the same records, statuses and links."""
-    return ledger_view(a) == ledger_view(b)
-
-
-def ledger_quality(pre: Mapping[str, Record], pred: Mapping[str, Record],
-                   gold: Mapping[str, Record]) -> float:
-    """``Q = sum_L w_L S_L``: S_L is the Jaccard similarity of the changes the predicted and
-    the gold transaction make to ledger L (records entering or leaving it, status and link
-    changes included); 1 when the ledger matches the gold exactly."""
-    v0, vp, vg = ledger_view(pre), ledger_view(pred), ledger_view(gold)
-    q = 0.0
-    for lg, w in LEDGER_WEIGHTS.items():
-        dp = {("+", s) for s in vp[lg] - v0[lg]} | {("-", s) for s in v0[lg] - vp[lg]}
-        dg = {("+", s) for s in vg[lg] - v0[lg]} | {("-", s) for s in v0[lg] - vg[lg]}
-        union = dp | dg
-        q += w * (len(dp & dg) / len(union) if union else 1.0)
-    return q
-
-
-def run_decision(decision: Decision | None, record: Record,
-                 state: Mapping[str, Record]) -> dict[str, Record]:
-    """The state after executing ``decision``; unchanged when there is none (an inexecutable
-    action commits nothing)."""
-    if decision is None:
-        return dict(state)
-    return apply_diff(state, execute(decision, record, state))
-
 
 # --- dataset ------------------------------------------------------------------------------------
 
