@@ -4,19 +4,13 @@ shared/ and the mem0 extra are always installed, a missing one fails instead of 
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
 
 from stateledger.bench.locomo_data import default_locomo_path
 from stateledger.errors import DataError
-
-
-def unavailable(reason: str) -> None:
-    if os.environ.get("CI") == "true":
-        pytest.fail(f"CI=true but {reason}")
-    pytest.skip(reason)
+from unavailable import unavailable
 
 
 @pytest.fixture(scope="session")
@@ -26,7 +20,6 @@ def locomo_path() -> Path:
         return default_locomo_path()
     except DataError as exc:
         unavailable(f"LoCoMo data not available ({exc})")
-        raise  # unreachable: unavailable() always raises
 
 
 @pytest.fixture

@@ -11,9 +11,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-import pytest
-
 from stateledger.memory import Memory
+from unavailable import require_extra
 
 
 @dataclass
@@ -25,8 +24,8 @@ class LiveServer:
 
 @contextmanager
 def live_server(db: Path, keys_path: Path, **app_kw: object) -> Iterator[LiveServer]:
-    pytest.importorskip("fastapi", reason="the server extra is not installed")
-    uvicorn = pytest.importorskip("uvicorn", reason="the server extra is not installed")
+    require_extra("fastapi", "server")
+    uvicorn = require_extra("uvicorn", "server")
     from stateledger.interfaces.server import create_app
     from stateledger.interfaces.server.keys import KeyStore
 

@@ -10,11 +10,13 @@ from typing import Any
 
 import pytest
 
-pytest.importorskip("mcp", reason="the mcp extra is not installed")
+from unavailable import require_extra
 
-from mcp import ClientSession, StdioServerParameters, stdio_client
+require_extra("mcp", "mcp")
 
-from stateledger.interfaces.mcp_server import TOOLS
+from mcp import ClientSession, StdioServerParameters, stdio_client  # noqa: E402
+
+from stateledger.interfaces.mcp_server import TOOLS  # noqa: E402
 
 USER = "alice"
 

@@ -10,8 +10,10 @@ from typing import Any
 import pytest
 from server_helpers import LiveServer, live_server
 
-pytest.importorskip("fastapi", reason="the server extra is not installed")
-httpx = pytest.importorskip("httpx", reason="the server extra is not installed")
+from unavailable import require_extra
+
+require_extra("fastapi", "server")
+httpx = require_extra("httpx", "server")
 
 BOSTON = {"text": "I live in Boston", "at": "2023-01-10T09:00:00Z"}
 SEATTLE = {"text": "I moved to Seattle last weekend", "at": "2023-02-14T18:00:00Z"}

@@ -8,7 +8,6 @@ skip, except under ``CI=true``, where they fail: CI must prove both backends.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -16,15 +15,14 @@ import pytest
 from store_helpers import POSTGRES_URL, Backend, make_backend, postgres_problem
 
 from stateledger.stores.base import Store
+from unavailable import unavailable
 
 
 @pytest.fixture(scope="session")
 def postgres_url() -> str:
     problem = postgres_problem(POSTGRES_URL)
     if problem is not None:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"CI=true but PostgreSQL with pgvector is unusable: {problem}")
-        pytest.skip(f"PostgreSQL with pgvector is not available: {problem}")
+        unavailable(f"PostgreSQL with pgvector is not available: {problem}")
     return POSTGRES_URL
 
 
