@@ -32,7 +32,8 @@ def test_vectors_match_the_sentence_transformers_pipeline() -> None:
 def test_vectors_are_unit_length_and_independent_of_batching() -> None:
     emb = default_embedder()
     together = emb.embed(TEXTS)
-    one_by_one = np.vstack([MiniLMEmbedder(cache_size=0).embed([t]) for t in TEXTS[:3]])
+    fresh = MiniLMEmbedder(cache_size=0)  # nothing cached: each text embedded on its own
+    one_by_one = np.vstack([fresh.embed([t]) for t in TEXTS[:3]])
     assert np.allclose(np.linalg.norm(together, axis=1), 1.0, atol=1e-5)
     assert np.abs(together[:3] - one_by_one).max() < 1e-5
     assert emb.embed([]).shape == (0, DIM)

@@ -6,9 +6,8 @@ That mat-vec is memory-bound (150 MB read per query at 100k rows), so above
 ``REDUCED_MIN_ROWS`` the index also keeps a ``REDUCED_DIM``-dimensional projection of every
 row (the top singular directions of the user's own vectors, stored as bfloat16): a query
 scans the small matrix for ``RERANK`` candidates and re-scores those exactly on the full
-vectors. Sentence
-embeddings concentrate in few directions, so the exact top-k is almost always among the
-candidates; ``bench perf`` reports the measured recall against exact search.
+vectors. Sentence embeddings concentrate in few directions, so the exact top-k is almost
+always among the candidates; ``bench perf`` reports the measured recall against exact search.
 
 Rows are L2-normalised on insert so a dot product is the cosine similarity. Each row also
 carries a ledger code, so a search filtered to some ledgers is one mask over the scores
@@ -38,12 +37,10 @@ def _matvec(matrix: F32Array, vector: F32Array) -> F32Array:
     Why not numpy: OpenBLAS keeps its own worker threads spinning after each product, and on
     a 2-core machine they starve the MiniLM embedder that runs next on torch's OpenMP pool
     (measured: single-query embedding 9 ms -> 20-70 ms). One pool for both avoids that.
+    torch is imported here, not at module level, so opening a store stays light.
     """
-    try:
-        import torch
-    except ImportError:  # pragma: no cover - torch is a core dependency
-        out: F32Array = matrix @ vector
-        return out
+    import torch
+
     if not vector.flags.writeable or not vector.flags.c_contiguous:
         vector = np.array(vector, dtype=np.float32)  # torch.from_numpy wants a writable array
     result: F32Array = (torch.from_numpy(matrix) @ torch.from_numpy(vector)).numpy()
@@ -63,15 +60,11 @@ def _matvec_bfloat16(matrix: U16Array, vector: F32Array) -> F32Array:
 
     Why bfloat16: the projected scan reads every row on each query and is memory-bound;
     half the bytes cut it from ~2.7 to ~1.9 ms at 100k rows (measured right after an
-    embedding, which has pushed the matrix out of cache). It only picks RERANK candidates,
-    which are then scored exactly on the float32 vectors.
+    embedding, as in a search). It only picks RERANK candidates, which are then scored
+    exactly on the float32 vectors.
     """
-    try:
-        import torch
-    except ImportError:  # pragma: no cover - torch is a core dependency
-        wide = (matrix.astype(np.uint32) << np.uint32(16)).view(np.float32)
-        out: F32Array = wide @ vector
-        return out
+    import torch
+
     rows = torch.from_numpy(matrix).view(torch.bfloat16)
     query = torch.from_numpy(_bfloat16(vector)).view(torch.bfloat16)
     result: F32Array = (rows @ query).float().numpy()
@@ -200,7 +193,7 @@ class VectorIndex:
                 self._matrix[row] = matrix[i]
                 self._set_code(row, _CODE[ledgers[i]])
                 if self._basis is not None:
-                    self._reduced[row] = _bfloat16(matrix[i] @ self._basis)
+                    self._reduced[row] = self._project(matrix[i])
         if not fresh:
             return
         start = len(self._ids)
@@ -218,7 +211,7 @@ class VectorIndex:
             self._row[ids[i]] = start + offset
             self._ids.append(ids[i])
         if self._basis is not None:
-            self._reduced[start : start + len(order)] = _bfloat16(matrix[order] @ self._basis)
+            self._reduced[start : start + len(order)] = self._project(matrix[order])
         if self._basis is None or len(self._ids) >= 2 * self._fitted_rows:
             self._refit()
 
@@ -234,8 +227,13 @@ class VectorIndex:
         self._basis = np.ascontiguousarray(vt[:REDUCED_DIM].T.astype(np.float32))
         self._basis_t = np.ascontiguousarray(self._basis.T)
         self._reduced = np.zeros((self._matrix.shape[0], REDUCED_DIM), dtype=np.uint16)
-        self._reduced[:used] = _bfloat16(self._matrix[:used] @ self._basis)
+        self._reduced[:used] = self._project(self._matrix[:used])
         self._fitted_rows = used
+
+    def _project(self, rows: F32Array) -> U16Array:
+        """Rows in the reduced space, as bfloat16 bits (only while a projection is fitted)."""
+        assert self._basis is not None
+        return _bfloat16(rows @ self._basis)
 
     def update_ledger(self, record_id: str, ledger: Ledger) -> bool:
         """Move a row to another ledger; False when the id is not indexed."""
