@@ -6,8 +6,10 @@ from collections.abc import Iterable, Sequence
 from typing import Any, Protocol
 
 import numpy as np
+import numpy.typing as npt
 
 from stateledger.core.model import Diff, Ledger, Record, Transaction
+from stateledger.errors import StoreError
 
 Vector = np.ndarray  # float32, L2-normalised, shape (dim,)
 
@@ -66,3 +68,16 @@ class Store(Protocol):
         ...
 
     def close(self) -> None: ...
+
+
+def checked_embedding(record: Record, dim: int) -> npt.NDArray[np.float32] | None:
+    """The record's embedding as a flat float32 vector, checked before any backend writes it:
+    the store's dimension and finite values only (a NaN would poison every search)."""
+    if record.embedding is None:
+        return None
+    vec = np.asarray(record.embedding, dtype=np.float32).reshape(-1)
+    if vec.shape[0] != dim:
+        raise StoreError(f"record {record.id!r}: embedding dim {vec.shape[0]} != {dim}")
+    if not np.all(np.isfinite(vec)):
+        raise StoreError(f"record {record.id!r} has a non-finite embedding")
+    return vec

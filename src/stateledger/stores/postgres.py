@@ -47,7 +47,7 @@ from stateledger.errors import (
     StoreError,
     UnknownRecordError,
 )
-from stateledger.stores.base import Vector
+from stateledger.stores.base import Vector, checked_embedding
 from stateledger.stores.postgres_sql import (
     MIGRATIONS,
     RECORD_FIELDS,
@@ -336,19 +336,9 @@ class PostgresStore:
 
     # -- writes -----------------------------------------------------------------------------
 
-    def _embedding(self, record: Record) -> npt.NDArray[np.float32] | None:
-        if record.embedding is None:
-            return None
-        vec = np.asarray(record.embedding, dtype=np.float32).reshape(-1)
-        if vec.shape[0] != self.dim:
-            raise StoreError(f"record {record.id!r}: embedding dim {vec.shape[0]} != {self.dim}")
-        if not np.all(np.isfinite(vec)):
-            raise StoreError(f"record {record.id!r} has a non-finite embedding")
-        return vec
-
     def _record_row(self, r: Record) -> tuple[Any, ...]:
         plain = tuple(_plain(getattr(r, f)) for f in RECORD_FIELDS[:-1])
-        return (*plain, self._embedding(r))
+        return (*plain, checked_embedding(r, self.dim))
 
     def commit(self, diff: Diff, tx: Transaction) -> None:
         """Apply ``diff`` and log ``tx`` in one transaction; links also get their inverse.

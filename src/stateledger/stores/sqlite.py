@@ -46,7 +46,7 @@ from stateledger.errors import (
     StoreError,
     UnknownRecordError,
 )
-from stateledger.stores.base import Vector
+from stateledger.stores.base import Vector, checked_embedding
 from stateledger.stores.vector_index import VectorIndex
 
 __all__ = ["SCHEMA_VERSION", "SQLiteStore", "default_db_path", "fts_query"]
@@ -357,19 +357,10 @@ class SQLiteStore:
             found.update(conn.execute(sql, tuple(chunk)).fetchall())
         return found
 
-    def _embedding_blob(self, record: Record) -> bytes | None:
-        if record.embedding is None:
-            return None
-        vec = np.asarray(record.embedding, dtype=np.float32).reshape(-1)
-        if vec.shape[0] != self.dim:
-            raise StoreError(f"record {record.id!r}: embedding dim {vec.shape[0]} != {self.dim}")
-        if not np.all(np.isfinite(vec)):
-            raise StoreError(f"record {record.id!r} has a non-finite embedding")
-        return vec.tobytes()
-
     def _record_row(self, r: Record) -> tuple[Any, ...]:
         plain = tuple(_sql(getattr(r, f)) for f in _RECORD_FIELDS[:-1])
-        return (*plain, self._embedding_blob(r))
+        vec = checked_embedding(r, self.dim)
+        return (*plain, None if vec is None else vec.tobytes())
 
     def commit(self, diff: Diff, tx: Transaction) -> None:
         """Apply ``diff`` and log ``tx`` in one transaction; links also get their inverse.
