@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import fields
 from typing import Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
 
-from stateledger.core.model import Diff, Ledger, Record, Transaction
+from stateledger.core.model import Diff, Ledger, Record, Source, Status, Transaction
 from stateledger.errors import StoreError
 
 Vector = np.ndarray  # float32, L2-normalised, shape (dim,)
@@ -81,3 +82,33 @@ def checked_embedding(record: Record, dim: int) -> npt.NDArray[np.float32] | Non
     if not np.all(np.isfinite(vec)):
         raise StoreError(f"record {record.id!r} has a non-finite embedding")
     return vec
+
+
+_RECORD_KEYS = frozenset(f.name for f in fields(Record))
+_ENUMS: dict[str, dict[str, Any]] = {
+    "source": {m.value: m for m in Source},
+    "status": {m.value: m for m in Status},
+    "ledger": {m.value: m for m in Ledger},
+}
+
+
+def restored_record(values: dict[str, Any]) -> Record:
+    """A Record rebuilt from a stored row: ``values`` holds every field, the enums still as
+    their stored strings (consumed: the dict becomes the record's own).
+
+    Skips the frozen dataclass ``__init__`` (one ``object.__setattr__`` per field, about
+    half the cost of loading the seeds of a search or the candidates of a write): the row
+    was a valid Record when it was written. A row that lacks a field or holds an unknown
+    enum value is a damaged store, not a caller's error.
+    """
+    if values.keys() != _RECORD_KEYS:
+        missing, extra = sorted(_RECORD_KEYS - values.keys()), sorted(values.keys() - _RECORD_KEYS)
+        raise StoreError(f"stored record: fields missing {missing}, unexpected {extra}")
+    try:
+        for key, members in _ENUMS.items():
+            values[key] = members[values[key]]
+    except KeyError as exc:
+        raise StoreError(f"record {values['id']!r} has an unknown {key} {exc}") from None
+    record = object.__new__(Record)
+    record.__dict__.update(values)
+    return record

@@ -38,7 +38,7 @@ from urllib.parse import parse_qsl, quote, urlencode, urlsplit, urlunsplit
 import numpy as np
 import numpy.typing as npt
 
-from stateledger.core.model import Diff, Ledger, Link, LinkType, Record, Source, Status, Transaction
+from stateledger.core.model import Diff, Ledger, Link, LinkType, Record, Transaction
 from stateledger.errors import (
     InvalidInputError,
     MissingDependencyError,
@@ -47,7 +47,7 @@ from stateledger.errors import (
     StoreError,
     UnknownRecordError,
 )
-from stateledger.stores.base import Vector, checked_embedding
+from stateledger.stores.base import Vector, checked_embedding, restored_record
 from stateledger.stores.postgres_sql import (
     MIGRATIONS,
     RECORD_FIELDS,
@@ -415,14 +415,12 @@ class PostgresStore:
             links = tuple(
                 Link(f["id"], dst, LinkType(t)) for dst, t in zip(dsts, types, strict=True)
             )
-            vector = f.pop("embedding")
+            vector = f["embedding"]
             f["embedding"] = None if vector is None else _array(vector)
-            f["source"], f["status"], f["ledger"] = (
-                Source(f["source"]), Status(f["status"]), Ledger(f["ledger"]),
-            )  # fmt: skip
             f["valid_from"], f["recorded_at"] = _utc(f["valid_from"]), _utc(f["recorded_at"])
             f["valid_to"] = _utc(f["valid_to"])
-            out.append(Record(**f, links=links))
+            f["links"] = links
+            out.append(restored_record(f))
         return out
 
     def get(self, ids: Iterable[str]) -> list[Record]:

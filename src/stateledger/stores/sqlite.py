@@ -35,8 +35,6 @@ from stateledger.core.model import (
     Link,
     LinkType,
     Record,
-    Source,
-    Status,
     Transaction,
 )
 from stateledger.errors import (
@@ -46,7 +44,7 @@ from stateledger.errors import (
     StoreError,
     UnknownRecordError,
 )
-from stateledger.stores.base import Vector, checked_embedding
+from stateledger.stores.base import Vector, checked_embedding, restored_record
 from stateledger.stores.vector_index import VectorIndex
 
 __all__ = ["SCHEMA_VERSION", "SQLiteStore", "default_db_path", "fts_query"]
@@ -200,13 +198,6 @@ def _sql(value: Any) -> Any:
 
 def _dt(value: str | None) -> datetime | None:
     return None if value is None else datetime.fromisoformat(value)
-
-
-# Column -> how a stored value becomes a model value again (the inverse of ``_sql``).
-_DECODERS: dict[str, Callable[[Any], Any]] = {
-    "source": Source, "status": Status, "ledger": Ledger,
-    "valid_from": _dt, "valid_to": _dt, "recorded_at": _dt,
-}  # fmt: skip
 
 
 def _chunks(items: Sequence[str]) -> Iterator[Sequence[str]]:
@@ -475,11 +466,12 @@ class SQLiteStore:
         out: list[Record] = []
         for row in rows:
             f = dict(zip(_RECORD_FIELDS, row, strict=True))
-            blob = f.pop("embedding")
-            for key, decode in _DECODERS.items():
-                f[key] = decode(f[key])
-            vec = None if blob is None else np.frombuffer(blob, np.float32).copy()
-            out.append(Record(**f, links=tuple(links.get(f["id"], ())), embedding=vec))
+            blob = f["embedding"]
+            f["embedding"] = None if blob is None else np.frombuffer(blob, np.float32).copy()
+            f["valid_from"], f["recorded_at"] = _dt(f["valid_from"]), _dt(f["recorded_at"])
+            f["valid_to"] = _dt(f["valid_to"])
+            f["links"] = tuple(links.get(f["id"], ()))
+            out.append(restored_record(f))
         return out
 
     def get(self, ids: Iterable[str]) -> list[Record]:
