@@ -234,9 +234,7 @@ def _projected_recall(index: VectorIndex, queries: np.ndarray) -> float:
     return hits / (10 * len(queries))
 
 
-def test_a_rare_topic_is_found_although_the_projection_misses_it(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def test_a_rare_topic_is_found_although_the_projection_misses_it() -> None:
     """The projection is fitted to what most of a user's memory is about; rows of a rare
     topic keep little of their length in it. The residual margin gets them re-scored, where
     the projected scores alone lose more of them (checked, so the test can fail; on LoCoMo
@@ -247,7 +245,7 @@ def test_a_rare_topic_is_found_although_the_projection_misses_it(
     index = vx.VectorIndex(384)
     index.add([f"r{i}" for i in range(len(bank))], bank, [Ledger.ACCEPTED] * len(bank))
     assert _projected_recall(index, queries) >= 0.98
-    monkeypatch.setattr(vx, "RESIDUAL_SIGMAS", 0.0)
+    index.residual_sigmas = 0.0
     assert _projected_recall(index, queries) <= 0.96
 
 

@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
@@ -63,10 +64,20 @@ def emit(args: argparse.Namespace, payload: dict[str, Any], table: Table) -> Non
 
 
 def cmd_perf(args: argparse.Namespace) -> None:
+    from stateledger.bench.locomo_data import resolve_locomo_path
     from stateledger.bench.perf import run_perf
+    from stateledger.errors import DataError
 
+    locomo = None
+    if args.locomo is not None:
+        locomo = resolve_locomo_path(args.locomo)  # a wrong path fails now, not after the run
+    elif not args.no_locomo:
+        try:
+            locomo = resolve_locomo_path(None)
+        except DataError as exc:
+            print(f"mixed-bank recall skipped: {exc}", file=sys.stderr)
     with progress_bar() as bar:
-        result = run_perf(args.records, adds=args.adds, queries=args.queries,
+        result = run_perf(args.records, adds=args.adds, queries=args.queries, locomo=locomo,
                           progress=staged_progress(bar))
     payload = result.to_dict()
     emit(args, payload, metrics_table(f"perf, one user with {args.records:,} records",
@@ -89,6 +100,9 @@ def add_commands(sub: Any) -> None:
     p.add_argument("--records", type=int, default=10_000, help="records in the user's bank")
     p.add_argument("--adds", type=int, default=200, help="statements added through Memory.add")
     p.add_argument("--queries", type=int, default=200, help="distinct search queries")
+    p.add_argument("--locomo", type=Path, default=None,
+                   help="LoCoMo data for the mixed-bank recall (default: found automatically)")
+    p.add_argument("--no-locomo", action="store_true", help="skip the mixed-bank recall")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=cmd_perf)
 

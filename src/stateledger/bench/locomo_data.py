@@ -226,7 +226,9 @@ def default_locomo_path() -> Path:
     )
 
 
-def _resolve(path: str | os.PathLike[str] | None) -> Path:
+def resolve_locomo_path(path: str | os.PathLike[str] | None) -> Path:
+    """The LoCoMo file ``path`` names (the file or its folder; None: the default search).
+    Raises DataError when it is not there."""
     if path is None:
         return default_locomo_path()
     p = Path(path).expanduser()
@@ -317,7 +319,7 @@ def load_locomo(path: str | os.PathLike[str] | None = None) -> list[Conversation
     ``path`` may name the JSON file or the folder holding it; None means
     :func:`default_locomo_path`. Raises DataError when the file is missing or malformed.
     """
-    p = _resolve(path)
+    p = resolve_locomo_path(path)
     try:
         with p.open(encoding="utf-8") as fh:
             data = json.load(fh)

@@ -181,13 +181,13 @@ class _Projection:
         self.scales = self.scales[:used][keep].copy()
         self.residual = self.residual[:used][keep].copy()
 
-    def scores(self, query: F32Array, used: int) -> F32Array:
+    def scores(self, query: F32Array, used: int, sigmas: float) -> F32Array:
         """Approximate scores of a unit query against the first ``used`` rows, each raised by
-        ``RESIDUAL_SIGMAS`` times the spread its dropped part can add."""
+        ``sigmas`` times the spread its dropped part can add."""
         projected = _matvec(self.basis_t, query)
         approx = _matvec_int8(self.codes[:used], self.scales[:used], projected)
         dropped = max(0.0, 1.0 - float(projected @ projected)) ** 0.5
-        spread = RESIDUAL_SIGMAS * dropped / max(1, len(query) - REDUCED_DIM) ** 0.5
+        spread = sigmas * dropped / max(1, len(query) - REDUCED_DIM) ** 0.5
         if spread > 0.0:
             approx += np.float32(spread) * self.residual[:used]
         return approx
@@ -213,6 +213,7 @@ class VectorIndex:
         self._per_ledger = np.zeros(len(_LEDGERS), dtype=np.int64)
         self._projection: _Projection | None = None  # fitted once the index is large
         self.exact_only = False  # set True to bypass the projection (recall baselines)
+        self.residual_sigmas = RESIDUAL_SIGMAS  # 0 turns the margin off (recall baselines)
         self._fitted_rows = 0
 
     def __len__(self) -> int:
@@ -372,7 +373,7 @@ class VectorIndex:
                         penalty: F32Array | None) -> list[tuple[str, float]]:
         """Scan the projection for RERANK candidates, then score those exactly."""
         used = len(self._ids)
-        approx = projection.scores(query, used)
+        approx = projection.scores(query, used, self.residual_sigmas)
         if penalty is not None:
             approx += penalty[self._codes[:used]]
         cand = _top_rows(approx, RERANK)

@@ -1,0 +1,62 @@
+"""``stateledger bench perf`` through the CLI on a small bank: the JSON a user records, and
+what happens when the LoCoMo data for the mixed-bank recall is missing or misnamed."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from stateledger.bench.perf import projected_recall
+from stateledger.core.model import Ledger
+from stateledger.errors import DataError
+from stateledger.interfaces.cli import main
+from stateledger.stores.vector_index import VectorIndex
+
+PERF_KEYS = {"add_per_s", "add_ms_p50", "add_ms_p99", "add_overhead_vs_embedding",
+             "search_ms_p50", "search_ms_p99", "embed_batch_per_s", "embed_single_ms",
+             "numpy_bruteforce_ms_p50", "numpy_bruteforce_ms_p99", "bulk_load_per_s",
+             "vector_recall_at_10"}
+
+
+def test_perf_bench_reports_every_number_and_skips_missing_locomo_with_a_reason(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("STATELEDGER_LOCOMO", str(tmp_path / "nowhere.json"))
+    argv = ["bench", "perf", "--records", "300", "--adds", "5", "--queries", "5", "--json"]
+    assert main(argv) == 0
+    captured = capsys.readouterr()
+    payload = json.loads(captured.out)
+    assert payload["records"] == 300
+    assert set(payload) == PERF_KEYS | {"records"}  # no mixed-bank numbers without LoCoMo
+    assert payload["add_per_s"] > 0 and payload["search_ms_p50"] > 0
+    assert payload["add_ms_p50"] <= payload["add_ms_p99"]
+    assert payload["vector_recall_at_10"] == 1.0  # 300 rows: the index searches exactly
+    assert "mixed-bank recall skipped" in captured.err and "nowhere.json" in captured.err
+
+
+def test_perf_bench_refuses_a_wrong_locomo_path_before_running(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["bench", "perf", "--records", "300", "--locomo", str(tmp_path / "missing.json")]
+    assert main(argv) != 0
+    assert "missing.json" in capsys.readouterr().err
+
+
+def test_projected_recall_is_the_share_of_the_exact_top_k_found() -> None:
+    rng = np.random.default_rng(0)
+    index = VectorIndex(16)
+    index.add([f"r{i}" for i in range(200)], rng.standard_normal((200, 16)),
+              [Ledger.ACCEPTED] * 200)
+    queries = rng.standard_normal((20, 16))
+    assert projected_recall(index, queries) == 1.0  # small: exact either way
+    assert projected_recall(index, queries[:0]) == 1.0
+
+
+def test_mixed_bank_recall_needs_a_readable_locomo_file(tmp_path: Path) -> None:
+    from stateledger.bench.perf import mixed_bank_recall
+
+    with pytest.raises(DataError):
+        mixed_bank_recall(None, np.zeros((10, 384), np.float32), tmp_path / "absent.json")
