@@ -45,14 +45,25 @@ def test_perf_bench_refuses_a_wrong_locomo_path_before_running(
     assert "missing.json" in capsys.readouterr().err
 
 
-def test_projected_recall_is_the_share_of_the_exact_top_k_found() -> None:
+def test_projected_recall_measures_what_the_projection_misses(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """On isotropic random vectors a 96-d projection of 384 dims loses part of the exact
+    top-10 (no margin), an exact index loses nothing, and no queries count as full recall."""
+    from stateledger.stores import vector_index as vx
+
+    monkeypatch.setattr(vx, "REDUCED_MIN_ROWS", 1_000)
     rng = np.random.default_rng(0)
-    index = VectorIndex(16)
-    index.add([f"r{i}" for i in range(200)], rng.standard_normal((200, 16)),
-              [Ledger.ACCEPTED] * 200)
-    queries = rng.standard_normal((20, 16))
-    assert projected_recall(index, queries) == 1.0  # small: exact either way
-    assert projected_recall(index, queries[:0]) == 1.0
+    rows = rng.standard_normal((3_000, 384)).astype(np.float32)
+    queries = rng.standard_normal((20, 384)).astype(np.float32)
+    projected, exact = VectorIndex(384), VectorIndex(384)
+    projected.add([f"r{i}" for i in range(3_000)], rows, [Ledger.ACCEPTED] * 3_000)
+    projected.residual_sigmas = 0.0
+    monkeypatch.setattr(vx, "REDUCED_MIN_ROWS", 10_000)
+    exact.add([f"r{i}" for i in range(3_000)], rows, [Ledger.ACCEPTED] * 3_000)
+    assert 0.0 < projected_recall(projected, queries) < 1.0
+    assert projected_recall(exact, queries) == 1.0
+    assert projected_recall(projected, queries[:0]) == 1.0
 
 
 def test_mixed_bank_recall_needs_a_readable_locomo_file(tmp_path: Path) -> None:

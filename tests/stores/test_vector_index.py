@@ -7,6 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from stateledger.bench.perf import projected_recall
 from stateledger.core.model import Ledger
 from stateledger.stores.vector_index import VectorIndex
 
@@ -223,17 +224,6 @@ def _unit(rows: np.ndarray) -> np.ndarray:
     return rows / np.linalg.norm(rows, axis=1, keepdims=True)
 
 
-def _projected_recall(index: VectorIndex, queries: np.ndarray) -> float:
-    hits = 0
-    for q in queries:
-        fast = index.search(q, 10)
-        index.exact_only = True
-        exact = index.search(q, 10)
-        index.exact_only = False
-        hits += len({r for r, _ in fast} & {r for r, _ in exact})
-    return hits / (10 * len(queries))
-
-
 def test_a_rare_topic_is_found_although_the_projection_misses_it() -> None:
     """The projection is fitted to what most of a user's memory is about; rows of a rare
     topic keep little of their length in it. The residual margin gets them re-scored, where
@@ -244,12 +234,12 @@ def test_a_rare_topic_is_found_although_the_projection_misses_it() -> None:
     bank, queries = _rare_topic_bank(vx.REDUCED_MIN_ROWS + 2_000, seed=3)
     index = vx.VectorIndex(384)
     index.add([f"r{i}" for i in range(len(bank))], bank, [Ledger.ACCEPTED] * len(bank))
-    assert _projected_recall(index, queries) >= 0.98
+    assert projected_recall(index, queries) >= 0.98
     index.residual_sigmas = 0.0
-    assert _projected_recall(index, queries) <= 0.96
+    assert projected_recall(index, queries) <= 0.96
 
 
-def test_int8_scan_matches_the_plain_product(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_int8_scan_matches_the_plain_product() -> None:
     """torch's fused int8 kernel and the dequantising fallback score rows alike, and both
     stay within quantisation error of the float scores."""
     from stateledger.stores import vector_index as vx
@@ -261,8 +251,7 @@ def test_int8_scan_matches_the_plain_product(monkeypatch: pytest.MonkeyPatch) ->
     query /= np.linalg.norm(query)
     codes, scales = vx._quantise(rows)
     fused = vx._matvec_int8(codes, scales, query)
-    monkeypatch.setattr(vx, "_FUSED_INT8", False)
-    plain = vx._matvec_int8(codes, scales, query)
+    plain = vx._matvec_int8_plain(codes, scales, query)
     assert np.abs(fused - plain).max() < 0.01
     assert np.abs(plain - rows @ query).max() < 0.02
 

@@ -20,10 +20,11 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
+from stateledger.bench.locomo_data import load_locomo
 from stateledger.core.executor import execute
 from stateledger.core.model import (
     Action,
@@ -36,9 +37,7 @@ from stateledger.core.model import (
     Status,
     Transaction,
 )
-
-if TYPE_CHECKING:
-    from stateledger.stores.vector_index import VectorIndex
+from stateledger.stores.vector_index import REDUCED_MIN_ROWS, VectorIndex
 
 _SUBJECTS = ["I", "We", "My sister", "My friend Sam", "My team", "Our neighbour"]
 _VERBS = ["visited", "talked about", "cooked", "read about", "watched", "planned", "fixed",
@@ -175,8 +174,6 @@ def run_perf(n_records: int, *, adds: int = 200, queries: int = 200, seed: int =
         brute.append(_timed(search))
 
     # Recall of the index's projected search against exact search, on the same vectors.
-    from stateledger.stores.vector_index import VectorIndex
-
     index = VectorIndex(embedder.dim)
     index.add([str(i) for i in range(len(fill))], vectors, [Ledger.ACCEPTED] * len(fill))
     recall = projected_recall(index, qvecs)
@@ -227,9 +224,6 @@ def mixed_bank_recall(embedder: Any, synthetic: np.ndarray, locomo: Path, seed: 
     synthetic rows up to the bank's size, asked ``MIXED_QUESTIONS`` LoCoMo questions, with
     the index's residual margin and without it. Empty below the size where the index
     projects (it searches exactly there)."""
-    from stateledger.bench.locomo_data import load_locomo
-    from stateledger.stores.vector_index import REDUCED_MIN_ROWS, VectorIndex
-
     conversations = load_locomo(locomo)
     turns = [t.text for c in conversations for t in c.turns if t.text]
     questions = [qa.question for c in conversations for qa in c.qa]
