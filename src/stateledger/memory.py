@@ -19,6 +19,7 @@ from stateledger.core.align import align_seeds, slot_keys
 from stateledger.core.executor import execute
 from stateledger.core.model import (
     CHAIN_LINKS,
+    LIVE,
     Action,
     Answer,
     Decision,
@@ -56,7 +57,6 @@ if TYPE_CHECKING:  # the LLM backends are an optional extra (pydantic, httpx)
 SEARCHABLE = (Ledger.ACCEPTED, Ledger.HISTORY)
 CANDIDATE_LEDGERS = (Ledger.ACCEPTED, Ledger.PENDING)
 SLOT_SEEDS = 4  # records per asked (subject, slot) added to the seeds from the slot index
-LIVE = (Status.ACTIVE, Status.TRANSITION)
 # The controller sees at most this many pre-ranked candidates (llm.prompts, A-TMA 4.4).
 CONTROLLER_POOL = 10
 RESOLVE_POLICY = "resolve"  # policy name logged for explicit confirm/deny of a pending record

@@ -17,10 +17,8 @@ from datetime import datetime, timedelta
 from stateledger.bench import episode_pools as P
 from stateledger.bench import episode_templates as T
 from stateledger.core.executor import apply_diff, execute
-from stateledger.core.model import Action, Decision, Record, Relation, Source, Status
+from stateledger.core.model import LIVE, Action, Decision, Record, Relation, Source
 from stateledger.core.statement import analyse_statement, statement_record
-
-LIVE = (Status.ACTIVE, Status.TRANSITION)
 
 # --- rendering -----------------------------------------------------------------------------
 

@@ -31,13 +31,12 @@ import numpy as np
 
 from stateledger.bench.episodes import Episode, episode_inputs
 from stateledger.core.executor import ExecutionError
-from stateledger.core.model import ACTIONS, Action, Ledger, Status
+from stateledger.core.model import ACTIONS, LIVE, Action, Ledger, Status
 from stateledger.errors import InvalidInputError
 from stateledger.models.next_state import recency_decision, run_decision, same_state
 from stateledger.models.policy import Policy
 
 ECE_BINS = 15
-LIVE = (Status.ACTIVE, Status.TRANSITION)
 
 
 @dataclass(frozen=True)

@@ -43,6 +43,10 @@ class Status(enum.StrEnum):
     REJECTED = "rejected"
 
 
+# The statuses of a record that holds now (the others are waiting, replaced or refused).
+LIVE: tuple[Status, ...] = (Status.ACTIVE, Status.TRANSITION)
+
+
 class Ledger(enum.StrEnum):
     ACCEPTED = "accepted"
     PENDING = "pending"

@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from stateledger.core.cues import SLOT_PATTERNS, same_value
-from stateledger.core.model import LinkType, Record, Source, Status
+from stateledger.core.model import LIVE, LinkType, Record, Source, Status
 from stateledger.models.embedder import DIM, Embedder
 from stateledger.models.policy import Candidate, Statement
 
@@ -31,7 +31,6 @@ SOURCES: tuple[Source, ...] = tuple(Source)
 STATUSES: tuple[Status, ...] = (
     Status.ACTIVE, Status.TRANSITION, Status.PENDING, Status.SUPERSEDED, Status.REJECTED,
 )
-LIVE = (Status.ACTIVE, Status.TRANSITION)
 _SINGLE = {p.slot: p.single for p in SLOT_PATTERNS}
 
 G_NAMES: tuple[str, ...] = (

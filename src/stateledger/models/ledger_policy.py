@@ -34,7 +34,16 @@ import numpy as np
 import torch
 from torch import nn
 
-from stateledger.core.model import ACTIONS, Action, Decision, LinkType, Record, Relation, Status
+from stateledger.core.model import (
+    ACTIONS,
+    LIVE,
+    Action,
+    Decision,
+    LinkType,
+    Record,
+    Relation,
+    Status,
+)
 from stateledger.errors import ModelError
 from stateledger.models.embedder import DIM, Embedder
 from stateledger.models.features import F_DIM, F_NAMES, G_DIM, G_NAMES, Encoded, encode
@@ -47,7 +56,6 @@ N_TOPICS = 2 * N_SLOTS + 1
 KINDS: tuple[Relation, ...] = (
     Relation.NONE, Relation.TRANSITION, Relation.COEXIST, Relation.SCOPED_EXCEPTION,
 )
-LIVE = (Status.ACTIVE, Status.TRANSITION)
 # phi(a): to accepted, to pending, to history, dropped, needs a target, retires the target,
 # keeps the target live, may resolve a pending claim.
 EXEC_CODES: dict[Action, tuple[float, ...]] = {

@@ -9,10 +9,9 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 
 from stateledger.core.executor import apply_diff, execute
-from stateledger.core.model import Action, Decision, Ledger, Record, Relation, Status
+from stateledger.core.model import LIVE, Action, Decision, Ledger, Record, Relation
 from stateledger.models.policy import Candidate
 
-LIVE = (Status.ACTIVE, Status.TRANSITION)
 # Weights of the ledgers in ledger_quality (the training signal of the counterfactual loss).
 LEDGER_WEIGHTS: dict[Ledger, float] = {
     Ledger.ACCEPTED: 0.6, Ledger.PENDING: 0.2, Ledger.HISTORY: 0.2,
