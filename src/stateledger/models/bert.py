@@ -1,9 +1,10 @@
 """A compact BERT encoder forward for the bundled MiniLM weights (inference only).
 
 Why not ``transformers``' ``BertModel``: for one short query its forward spends more time in
-Python layers (output capture, mask builders, per-module hooks) than in arithmetic: ~7 ms
-against ~4 ms for this straight-line version over the same weights, and single-query
-embedding is most of a search's latency. The arithmetic is BERT's, op for op (query, key and
+Python layers (output capture, mask builders, per-module hooks) than in arithmetic: one
+query's forward took 9.5 ms there against 6.3 ms for this straight-line version over the
+same weights (interleaved A/B, docs/BENCHMARKS.md), and single-query embedding is most of
+a search's latency. The arithmetic is BERT's, op for op (query, key and
 value projections fused into one matrix); tests check the vectors against the
 sentence-transformers pipeline the model folder declares.
 
