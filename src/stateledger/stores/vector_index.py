@@ -4,8 +4,7 @@ Why brute force: a user's memory is at most ~10^5 records, and one float32 mat-v
 100,000 x 384 rows is a few milliseconds with BLAS, trivially updatable, no dependency.
 That mat-vec is memory-bound (150 MB read per query at 100k rows), so above
 ``REDUCED_MIN_ROWS`` the index also keeps a ``REDUCED_DIM``-dimensional projection of every
-row (the top singular directions of the user's own vectors, stored as int8 codes with one
-scale per row): a query scans the small matrix for ``RERANK`` candidates and re-scores those
+row (the top singular directions of the user's own vectors, stored as bfloat16): a query scans the small matrix for ``RERANK`` candidates and re-scores those
 exactly on the full vectors. Sentence embeddings concentrate in few directions, so the exact
 top-k is almost always among the candidates. Rows the projection describes poorly (a topic
 that is rare in the user's memory, so the fitted directions miss it) get a margin for what
@@ -20,6 +19,7 @@ rather than a separate index per ledger (records move between ledgers on every r
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -27,8 +27,6 @@ import numpy.typing as npt
 from stateledger.core.model import Ledger
 
 F32Array = npt.NDArray[np.float32]
-U16Array = npt.NDArray[np.uint16]
-I8Array = npt.NDArray[np.int8]
 
 _LEDGERS: tuple[Ledger, ...] = tuple(Ledger)
 _CODE: dict[Ledger, int] = {ledger: i for i, ledger in enumerate(_LEDGERS)}
@@ -51,54 +49,21 @@ def _matvec(matrix: F32Array, vector: F32Array) -> F32Array:
     return result
 
 
-def _bfloat16(values: F32Array) -> U16Array:
-    """float32 -> bfloat16 bit patterns (round to nearest even), kept in a uint16 array."""
-    bits = np.ascontiguousarray(values, dtype=np.float32).view(np.uint32)
-    rounded = bits + (np.uint32(0x7FFF) + ((bits >> np.uint32(16)) & np.uint32(1)))
-    out: U16Array = (rounded >> np.uint32(16)).astype(np.uint16)
-    return out
+def _scan_bfloat16(rows: Any, vector: F32Array) -> F32Array:
+    """``rows @ vector`` for a torch bfloat16 matrix, in float32 out.
 
-
-def _quantise(rows: F32Array) -> tuple[I8Array, U16Array]:
-    """Rows -> int8 codes and one bfloat16 scale per row (``row ~= codes * scale``).
-
-    A per-row scale spends all 255 levels on each row's own range, so a projected unit
-    vector keeps about as much precision as bfloat16 in half the bytes.
-    """
-    peak = np.abs(rows).max(axis=1) if rows.shape[1] else np.zeros(len(rows), np.float32)
-    scale = np.where(peak > 0.0, peak / np.float32(127.0), np.float32(1.0)).astype(np.float32)
-    codes: I8Array = np.rint(rows / scale[:, None]).clip(-127, 127).astype(np.int8)
-    return codes, _bfloat16(scale)
-
-
-def _matvec_int8(codes: I8Array, scales: U16Array, vector: F32Array) -> F32Array:
-    """``(codes * scales[:, None]) @ vector`` in float32 out, for int8 codes.
-
-    Why int8 through ``_weight_int8pack_mm``: the projected scan reads every row on each
-    query and is memory-bound; torch's weight-only int8 kernel (a bfloat16 query against int8
-    rows, the shape of LLM decoding) scans 100k x 96 codes in ~1.1 ms right after an
-    embedding, against ~3.2 ms for the same rows as a bfloat16 matmul (measured side by side
-    on the 2-core machine). The op is private to torch, so a build without it gets the same
-    numbers from ``_matvec_int8_plain``, only slower.
+    Why bfloat16: the projected scan reads every row on each query and is memory-bound; half
+    the bytes of float32 (and torch's float32 mat-vec is single-threaded here: 100k x 96 rows
+    in ~5 ms against ~2-3 ms in bfloat16, measured on the 2-core machine). Only public,
+    documented torch ops are used: an earlier version called torch's private weight-only
+    int8 kernel, which crashed (SIGSEGV) on CPUs with AVX-512 BF16 / AMX when handed
+    numpy-backed buffers. Both operands here are torch-allocated (aligned, contiguous,
+    owned), never views of numpy memory.
     """
     import torch
 
-    fused = getattr(torch.ops.aten, "_weight_int8pack_mm", None)
-    if fused is None:
-        return _matvec_int8_plain(codes, scales, vector)
-    scale = torch.from_numpy(scales).view(torch.bfloat16)
-    query = torch.from_numpy(_bfloat16(vector)).view(torch.bfloat16).reshape(1, -1)
-    result: F32Array = fused(query, torch.from_numpy(codes), scale)[0].float().numpy()
-    return result
-
-
-def _matvec_int8_plain(codes: I8Array, scales: U16Array, vector: F32Array) -> F32Array:
-    """What ``_matvec_int8`` computes, by dequantising: the fallback without the fused op."""
-    import torch
-
-    scale = torch.from_numpy(scales).view(torch.bfloat16).float()
-    query = torch.from_numpy(_bfloat16(vector)).view(torch.bfloat16).float()
-    result: F32Array = ((torch.from_numpy(codes).float() @ query) * scale).numpy()
+    query = torch.tensor(vector, dtype=torch.float32).to(torch.bfloat16)
+    result: F32Array = torch.mv(rows, query).float().numpy()
     return result
 
 
@@ -156,43 +121,51 @@ def _headroom(rows: int) -> int:
 
 
 class _Projection:
-    """The reduced rows of an index: int8 codes, their scales, and each row's residual norm
-    (the length of what the projection dropped), over the same row numbers as the index."""
+    """The reduced rows of an index: bfloat16 projections (a torch tensor, so the scan kernel
+    gets memory torch allocated itself) and each row's residual norm (the length of what the
+    projection dropped), over the same row numbers as the index."""
 
     def __init__(self, sample: F32Array, capacity: int) -> None:
+        import torch
+
         _, _, vt = np.linalg.svd(sample, full_matrices=False)
         self.basis = np.ascontiguousarray(vt[:REDUCED_DIM].T.astype(np.float32))
         self.basis_t = np.ascontiguousarray(self.basis.T)
-        self.codes: I8Array = np.zeros((capacity, REDUCED_DIM), dtype=np.int8)
-        self.scales: U16Array = np.zeros(capacity, dtype=np.uint16)  # bfloat16 bits
+        self.rows = torch.zeros((capacity, REDUCED_DIM), dtype=torch.bfloat16)
         self.residual: F32Array = np.zeros(capacity, dtype=np.float32)
 
-    def put(self, rows: slice | npt.NDArray[np.intp], vectors: F32Array) -> None:
+    def put(self, rows: slice, vectors: F32Array) -> None:
         """Project unit ``vectors`` into ``rows``."""
-        projected = vectors @ self.basis
-        self.codes[rows], self.scales[rows] = _quantise(projected)
+        import torch
+
+        projected = np.ascontiguousarray(vectors @ self.basis, dtype=np.float32)
+        self.rows[rows] = torch.tensor(projected).to(torch.bfloat16)
         kept = np.einsum("ij,ij->i", projected, projected)
         self.residual[rows] = np.sqrt(np.maximum(np.float32(0.0), 1.0 - kept))
 
     def resize(self, capacity: int, used: int) -> None:
         """Move the first ``used`` rows into storage for ``capacity`` rows."""
-        for name in ("codes", "scales", "residual"):
-            old = getattr(self, name)
-            new = np.zeros((capacity, *old.shape[1:]), dtype=old.dtype)
-            new[:used] = old[:used]
-            setattr(self, name, new)
+        import torch
+
+        rows = torch.zeros((capacity, REDUCED_DIM), dtype=torch.bfloat16)
+        rows[:used] = self.rows[:used]
+        self.rows = rows
+        residual = np.zeros(capacity, dtype=np.float32)
+        residual[:used] = self.residual[:used]
+        self.residual = residual
 
     def compact(self, keep: npt.NDArray[np.bool_], used: int) -> None:
         """Keep only the rows flagged in ``keep`` (of the first ``used``), in order."""
-        self.codes = np.ascontiguousarray(self.codes[:used][keep])
-        self.scales = self.scales[:used][keep].copy()
+        import torch
+
+        self.rows = self.rows[:used][torch.from_numpy(np.flatnonzero(keep))].contiguous()
         self.residual = self.residual[:used][keep].copy()
 
     def scores(self, query: F32Array, used: int, sigmas: float) -> F32Array:
         """Approximate scores of a unit query against the first ``used`` rows, each raised by
         ``sigmas`` times the spread its dropped part can add."""
         projected = _matvec(self.basis_t, query)
-        approx = _matvec_int8(self.codes[:used], self.scales[:used], projected)
+        approx = _scan_bfloat16(self.rows[:used], projected)
         dropped = max(0.0, 1.0 - float(projected @ projected)) ** 0.5
         spread = sigmas * dropped / max(1, len(query) - REDUCED_DIM) ** 0.5
         if spread > 0.0:
