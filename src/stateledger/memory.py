@@ -35,6 +35,7 @@ from stateledger.core.model import (
     View,
 )
 from stateledger.core.packet import build_packet
+from stateledger.core.policy import Candidate, Policy, Statement, reliability
 from stateledger.core.profiler import profile_query
 from stateledger.core.resolver import NOT_IN_MEMORY, resolve
 from stateledger.core.statement import analyse_statement, statement_record
@@ -47,7 +48,6 @@ from stateledger.errors import (
 from stateledger.hosts.base import Host, HostTurn
 from stateledger.hosts.native import StoreHost
 from stateledger.models.embedder import Embedder, default_embedder
-from stateledger.models.policy import Candidate, Policy, Statement
 from stateledger.stores import open_store
 from stateledger.stores.base import Store
 
@@ -246,8 +246,6 @@ class Memory:
         decision = Decision(
             action, relation, target.id if target else None, pending.id, reason=reason
         )
-        from stateledger.models.rules import reliability
-
         # The confirmed state is the pending claim, no longer in doubt: same content, new id,
         # valid from the resolution time. A denial inserts nothing; the executor ignores it.
         record = pending.with_changes(

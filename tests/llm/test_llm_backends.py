@@ -24,6 +24,7 @@ from stateledger.core.model import (
     Status,
     View,
 )
+from stateledger.core.policy import Candidate, Statement
 from stateledger.errors import (
     LLMHTTPError,
     LLMOutputError,
@@ -40,7 +41,6 @@ from stateledger.llm import (
     answer_prompt,
     controller_prompt,
 )
-from stateledger.models.policy import Candidate, Statement
 
 try:
     from fake_server import (

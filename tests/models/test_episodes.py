@@ -5,18 +5,18 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from stateledger.bench.episode_templates import MULTI_VALUED, SLOTS
-from stateledger.bench.episodes import (
+from stateledger.core.invariants import check_invariants
+from stateledger.core.model import ACTIONS, Action, Ledger, Record
+from stateledger.models.ledger_policy import assemble
+from stateledger.models.next_state import ledger_view, run_decision, same_state
+from stateledger.synth.episode_templates import MULTI_VALUED, SLOTS
+from stateledger.synth.episodes import (
     SPLIT_SIZES,
     Episode,
     episode_inputs,
     generate,
     split_pools,
 )
-from stateledger.core.invariants import check_invariants
-from stateledger.core.model import ACTIONS, Action, Ledger, Record
-from stateledger.models.ledger_policy import assemble
-from stateledger.models.next_state import ledger_view, run_decision, same_state
 
 SIZES = {"train": 160, "val": 40, "test": 40, "ood": 40}
 SINGLE = {s for s in SLOTS if s not in MULTI_VALUED}
@@ -130,7 +130,7 @@ def test_gold_semantics(episodes: dict[str, list[Episode]]) -> None:
 
 
 def test_value_pools_never_share_a_name() -> None:
-    from stateledger.bench import episode_pools as P
+    from stateledger.synth import episode_pools as P
 
     seen: dict[str, str] = {}
     for pool in ("PEOPLE", "CITIES", "EMPLOYERS", "JOBS", "PET_NAMES", "HOBBIES", "LIKES",

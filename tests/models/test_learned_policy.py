@@ -8,15 +8,15 @@ import numpy as np
 import pytest
 
 from stateledger import Memory
-from stateledger.bench.episodes import Episode, episode_inputs, episode_texts, generate
 from stateledger.core.model import ACTIONS, Action, Status
+from stateledger.core.policy import Policy
 from stateledger.errors import ModelError
 from stateledger.models.binary import BinaryPolicy
 from stateledger.models.embedder import MiniLMEmbedder
 from stateledger.models.ledger_policy import LearnedPolicy
 from stateledger.models.next_state import run_decision, same_state
-from stateledger.models.policy import Policy
 from stateledger.models.sentry import Sentry
+from stateledger.synth.episodes import Episode, episode_inputs, episode_texts, generate
 
 
 @pytest.fixture(scope="module")

@@ -8,10 +8,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from stateledger.bench.episodes import generate
 from stateledger.bench.ledger import Outcome, expected_calibration_error, metrics, oracle
 from stateledger.core.model import ACTIONS, Action
 from stateledger.interfaces.cli import main
+from stateledger.synth.episodes import generate
 
 
 def _outcome(gold: Action, pred: Action, conf: float, ok: bool) -> Outcome:

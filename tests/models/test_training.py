@@ -8,7 +8,6 @@ import numpy as np
 import pytest
 import torch
 
-from stateledger.bench.episodes import Episode, episode_inputs, generate
 from stateledger.core.model import ACTIONS
 from stateledger.models.ledger_policy import LedgerNet, NetConfig
 from stateledger.models.sentry import train_sentry
@@ -20,6 +19,7 @@ from stateledger.models.training import (
     counterfactual_q,
     policy_loss,
 )
+from stateledger.synth.episodes import Episode, episode_inputs, generate
 
 
 class _HashVectors(dict[str, np.ndarray]):

@@ -29,12 +29,12 @@ from typing import Any
 
 import numpy as np
 
-from stateledger.bench.episodes import Episode, episode_inputs
 from stateledger.core.executor import ExecutionError
 from stateledger.core.model import ACTIONS, LIVE, Action, Ledger, Status
+from stateledger.core.policy import Policy
 from stateledger.errors import InvalidInputError
 from stateledger.models.next_state import recency_decision, run_decision, same_state
-from stateledger.models.policy import Policy
+from stateledger.synth.episodes import Episode, episode_inputs
 
 ECE_BINS = 15
 
@@ -214,9 +214,9 @@ def run_ledger_bench(split: str = "test", *, seed: int = 0, limit: int | None = 
                      policies: Sequence[str] | None = None, weights_dir: Path | None = None,
                      cache_dir: Path | None = None,
                      progress: Progress | None = None) -> LedgerBenchResult:
-    from stateledger.bench.episodes import episode_texts, generate
     from stateledger.models.features import EmbeddingCache, LazyEmbedder
     from stateledger.models.sentry import Sentry, gate_report
+    from stateledger.synth.episodes import episode_texts, generate
 
     if split not in ("test", "ood", "val"):
         raise InvalidInputError(f"split must be test, ood or val, not {split!r}")

@@ -11,7 +11,7 @@ from typing import Any
 
 from stateledger.core.cues import analyse
 from stateledger.core.model import Ledger, Record, Source, Status
-from stateledger.models.policy import Statement
+from stateledger.core.policy import Statement, reliability
 
 
 def analyse_statement(
@@ -57,8 +57,6 @@ def statement_record(
     embedding: Any = None,
 ) -> Record:
     """The candidate Record for ``st`` before execution (the executor sets status/ledger)."""
-    from stateledger.models.rules import reliability
-
     return Record(
         id=record_id,
         user_id=user_id,

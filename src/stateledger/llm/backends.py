@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Generic, Literal, TypeVar, get_args
 
 from stateledger.core.model import Action, Decision, Evidence, Relation, Status, View
+from stateledger.core.policy import Candidate, Policy, Statement
 from stateledger.errors import InvalidInputError, LLMError, LLMOutputError
 from stateledger.llm.client import ChatClient
 from stateledger.llm.prompts import (
@@ -26,7 +27,6 @@ from stateledger.llm.prompts import (
     controller_prompt,
     judge_prompt,
 )
-from stateledger.models.policy import Candidate, Policy, Statement
 
 __all__ = ["ControllerMode", "LLMAnswerer", "LLMJudgePolicy", "LLMOutcome", "RetrieveController"]
 

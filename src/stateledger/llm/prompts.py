@@ -13,8 +13,8 @@ from datetime import datetime
 from typing import Any, Literal
 
 from stateledger.core.model import Evidence, View
+from stateledger.core.policy import Candidate, Statement
 from stateledger.errors import InvalidInputError, MissingDependencyError
-from stateledger.models.policy import Candidate, Statement
 
 try:
     from pydantic import BaseModel, Field, field_validator

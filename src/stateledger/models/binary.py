@@ -21,11 +21,11 @@ from torch import nn
 from torch.nn import functional as F
 
 from stateledger.core.model import Action, Decision
+from stateledger.core.policy import Candidate, Statement
 from stateledger.models.embedder import DIM, Embedder
 from stateledger.models.features import F_DIM, F_NAMES, G_DIM, G_NAMES
 from stateledger.models.ledger_policy import InputPreparer, load_weights, shipped_path, tensors
 from stateledger.models.next_state import recency_decision
-from stateledger.models.policy import Candidate, Statement
 from stateledger.models.sentry import Sentry
 
 FORMAT_VERSION = 1

@@ -24,8 +24,8 @@ import numpy as np
 
 from stateledger.core.cues import SLOT_PATTERNS, same_value
 from stateledger.core.model import LIVE, LinkType, Record, Source, Status
+from stateledger.core.policy import Candidate, Statement, reliability
 from stateledger.models.embedder import DIM, Embedder
-from stateledger.models.policy import Candidate, Statement
 
 SOURCES: tuple[Source, ...] = tuple(Source)
 STATUSES: tuple[Status, ...] = (
@@ -114,7 +114,6 @@ def lexical_agreement(a: str, b: str) -> tuple[float, float, float, float]:
 
 
 def _reliability(st: Statement) -> float:
-    from stateledger.models.rules import reliability
 
     return reliability(st.source, hedged=st.hedged, reported=st.reported)
 

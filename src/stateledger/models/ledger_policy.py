@@ -44,10 +44,10 @@ from stateledger.core.model import (
     Relation,
     Status,
 )
+from stateledger.core.policy import Candidate, Statement
 from stateledger.errors import ModelError
 from stateledger.models.embedder import DIM, Embedder
 from stateledger.models.features import F_DIM, F_NAMES, G_DIM, G_NAMES, Encoded, encode
-from stateledger.models.policy import Candidate, Statement
 
 FORMAT_VERSION = 1
 # Auxiliary topic classes of a text: (the user | someone else) x slot, plus "no state".

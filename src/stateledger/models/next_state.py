@@ -10,7 +10,7 @@ from collections.abc import Collection, Mapping, Sequence
 
 from stateledger.core.executor import apply_diff, execute
 from stateledger.core.model import LIVE, Action, Decision, Ledger, Record, Relation
-from stateledger.models.policy import Candidate
+from stateledger.core.policy import Candidate
 
 # Weights of the ledgers in ledger_quality (the training signal of the counterfactual loss).
 LEDGER_WEIGHTS: dict[Ledger, float] = {

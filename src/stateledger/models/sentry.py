@@ -24,12 +24,12 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from stateledger.core.policy import Candidate
 from stateledger.errors import ModelError
 from stateledger.models.embedder import DIM
-from stateledger.models.policy import Candidate
 
 if TYPE_CHECKING:
-    from stateledger.bench.episodes import Episode
+    from stateledger.synth.episodes import Episode
 
 HIDDEN = 256
 PROJ = 128

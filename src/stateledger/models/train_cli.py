@@ -66,8 +66,8 @@ def _prepare(args: argparse.Namespace, bar: Any) -> tuple[dict[str, Any], dict[s
     import torch
 
     from stateledger.bench.cli import staged_progress
-    from stateledger.bench.episodes import episode_texts, generate
     from stateledger.models.features import EmbeddingCache, LazyEmbedder
+    from stateledger.synth.episodes import episode_texts, generate
 
     torch.set_num_threads(max(1, args.threads))
     step = staged_progress(bar)

@@ -35,9 +35,8 @@ import numpy as np
 import torch
 from torch.nn import functional as F
 
-from stateledger.bench.episode_templates import SLOTS
-from stateledger.bench.episodes import Episode, EpisodeInputs, episode_inputs
 from stateledger.core.model import ACTIONS, Action, Record, Relation
+from stateledger.core.policy import Candidate
 from stateledger.errors import DataError
 from stateledger.models.embedder import DIM
 from stateledger.models.features import F_DIM, TEXT_CUES_F, TEXT_CUES_G, Encoded, encode
@@ -51,7 +50,8 @@ from stateledger.models.ledger_policy import (
     assemble,
 )
 from stateledger.models.next_state import ledger_quality, run_decision
-from stateledger.models.policy import Candidate
+from stateledger.synth.episode_templates import SLOTS
+from stateledger.synth.episodes import Episode, EpisodeInputs, episode_inputs
 
 RELIABILITY_TARGETS: dict[Action, tuple[float, float]] = {
     Action.APPEND: (1.0, 1.0),

@@ -4,8 +4,9 @@ Why brute force: a user's memory is at most ~10^5 records, and one float32 mat-v
 100,000 x 384 rows is a few milliseconds with BLAS, trivially updatable, no dependency.
 That mat-vec is memory-bound (150 MB read per query at 100k rows), so above
 ``REDUCED_MIN_ROWS`` the index also keeps a ``REDUCED_DIM``-dimensional projection of every
-row (the top singular directions of the user's own vectors, stored as bfloat16): a query scans the small matrix for ``RERANK`` candidates and re-scores those
-exactly on the full vectors. Sentence embeddings concentrate in few directions, so the exact
+row (the top singular directions of the user's own vectors, stored as bfloat16): a query
+scans the small matrix for ``RERANK`` candidates and re-scores those exactly on the full
+vectors. Sentence embeddings concentrate in few directions, so the exact
 top-k is almost always among the candidates. Rows the projection describes poorly (a topic
 that is rare in the user's memory, so the fitted directions miss it) get a margin for what
 the projection dropped, so they are re-scored rather than lost; ``bench perf`` reports the

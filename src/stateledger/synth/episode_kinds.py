@@ -14,11 +14,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from stateledger.bench import episode_pools as P
-from stateledger.bench import episode_templates as T
 from stateledger.core.executor import apply_diff, execute
 from stateledger.core.model import LIVE, Action, Decision, Record, Relation, Source
 from stateledger.core.statement import analyse_statement, statement_record
+from stateledger.synth import episode_pools as P
+from stateledger.synth import episode_templates as T
 
 # --- rendering -----------------------------------------------------------------------------
 

@@ -60,3 +60,23 @@ class Policy(Protocol):
         ...
 
     def decide(self, statement: Statement, candidates: list[Candidate]) -> Decision: ...
+
+
+SOURCE_RELIABILITY: dict[Source, float] = {
+    Source.USER: 0.9,
+    Source.SYSTEM: 0.8,
+    Source.IMPORT: 0.75,
+    Source.ASSISTANT: 0.6,
+    Source.THIRD_PARTY: 0.5,
+}
+
+
+def reliability(source: Source, *, hedged: bool = False, reported: bool = False) -> float:
+    """How much a statement can be trusted, in [0, 1]: by source, lowered for hedges and for
+    claims relayed about someone else."""
+    r = SOURCE_RELIABILITY[source]
+    if hedged:
+        r -= 0.35
+    if reported:
+        r -= 0.3
+    return max(0.0, min(1.0, r))

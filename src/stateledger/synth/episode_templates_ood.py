@@ -5,7 +5,7 @@ Written once, before the in-domain set was widened; see episode_templates for pl
 
 from __future__ import annotations
 
-from stateledger.bench.episode_templates import SlotTemplates, TemplateSet
+from stateledger.synth.episode_templates import SlotTemplates, TemplateSet
 
 OOD = TemplateSet(
     name="ood",

@@ -37,9 +37,14 @@ from datetime import UTC, datetime, timedelta
 
 import numpy as np
 
-from stateledger.bench import episode_pools as P
-from stateledger.bench import episode_templates as T
-from stateledger.bench.episode_kinds import (
+from stateledger.core.executor import apply_diff, execute
+from stateledger.core.model import Decision, Ledger, Record, Source
+from stateledger.core.policy import Candidate, Statement
+from stateledger.core.statement import analyse_statement, statement_record
+from stateledger.errors import InvalidInputError
+from stateledger.synth import episode_pools as P
+from stateledger.synth import episode_templates as T
+from stateledger.synth.episode_kinds import (
     CandidateSpec,
     Kind,
     Profile,
@@ -50,12 +55,7 @@ from stateledger.bench.episode_kinds import (
     eligible,
     fresh,
 )
-from stateledger.bench.episode_templates_ood import OOD
-from stateledger.core.executor import apply_diff, execute
-from stateledger.core.model import Decision, Ledger, Record, Source
-from stateledger.core.statement import analyse_statement, statement_record
-from stateledger.errors import InvalidInputError
-from stateledger.models.policy import Candidate, Statement
+from stateledger.synth.episode_templates_ood import OOD
 
 SPLITS: tuple[str, ...] = ("train", "val", "test", "ood")
 SPLIT_SIZES: dict[str, int] = {"train": 9000, "val": 700, "test": 700, "ood": 700}

@@ -1,0 +1,1 @@
+"""Generated training and evaluation data (episodes, statement pairs); no I/O beyond caches."""
