@@ -37,7 +37,7 @@ BAD_ADDS = [
     ({"text": "   \n\t "}, InvalidTextError),
     ({"text": 42}, InvalidTextError),
     ({"text": None}, InvalidTextError),
-    ({"text": "x" * 1_000_000}, InvalidTextError),
+    ({"text": "x" * 1_000_001}, InvalidTextError),  # over MAX_MESSAGE_CHARS
     ({"text": "I live in \ud800 Rome"}, InvalidTextError),
     ({"text": "I moved to Rome", "at": "last tuesday"}, InvalidTimeError),
     ({"text": "I moved to Rome", "at": "2023-13-45T00:00:00+00:00"}, InvalidTimeError),

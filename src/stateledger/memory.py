@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import time
 import uuid
-from datetime import UTC, datetime
+from collections.abc import Iterable
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -16,13 +18,14 @@ import numpy as np
 
 from stateledger.core import validate
 from stateledger.core.align import align_seeds, slot_keys
-from stateledger.core.executor import execute
+from stateledger.core.executor import apply_diff, execute
 from stateledger.core.model import (
     CHAIN_LINKS,
     LIVE,
     Action,
     Answer,
     Decision,
+    Diff,
     Evidence,
     Ledger,
     LinkType,
@@ -38,6 +41,7 @@ from stateledger.core.packet import build_packet
 from stateledger.core.policy import Candidate, Policy, Statement, reliability
 from stateledger.core.profiler import profile_query
 from stateledger.core.resolver import NOT_IN_MEMORY, resolve
+from stateledger.core.segment import split_statements
 from stateledger.core.statement import analyse_statement, statement_record
 from stateledger.errors import (
     InvalidInputError,
@@ -125,26 +129,66 @@ class Memory:
         speaker: str | None = None,
         provenance: str | None = None,
     ) -> Transaction:
-        """Decide and commit one statement as a transaction (append/noop/revise/...).
+        """Decide and commit a message: each of its statements is one transaction
+        (append/noop/revise/...), and all of them land in one store transaction.
+
+        A message is split into statements (``core.segment``: sentences, list items and the
+        clauses of run-on sentences; code blocks are context, never facts), each decided on
+        its own against its candidates, in order, so a later statement sees what an earlier
+        one wrote. The returned transaction is the message's most consequential statement
+        (the first that changed state, else the first); ``tx.parts`` holds every statement's
+        transaction in order when there is more than one. Every statement's record keeps
+        ``provenance`` (the message id), so an answer can point back to the message.
 
         ``speaker`` names who said it when that is not the user (e.g. the other person in a
         conversation); their first-person facts are then about them, not the user.
         """
-        clean = validate.text(text)
+        message = validate.text(text, limit=validate.MAX_MESSAGE_CHARS)
         uid = validate.user_id(user_id)
         when = validate.timestamp(at) if at is not None else datetime.now(UTC)
         src = validate.source(source)
         who = validate.speaker(speaker)
-        statement = self.analyse(clean, uid, when, src, who)
-        vector = self.embedder.embed([clean])[0]
-        candidates = self._candidates(uid, statement, vector)
-        decision = self.policy.decide(statement, candidates)
-        tx = self._commit(uid, statement, vector, decision, candidates, provenance)
-        # The host keeps every turn, mapped to the record written or to the live record a
-        # noop restated, so its later hits on the turn lead back to state records.
-        kept = tx.record or tx.target
-        self.host.put(HostTurn(clean, uid, when, who, provenance, vector,
-                               kept.id if kept is not None else None))
+        pieces = split_statements(message)
+        if not pieces:
+            return self._nothing_to_remember(uid, message, when)
+        vectors = self.embedder.embed([p.text for p in pieces])
+        overlay: dict[str, Record] = {}  # records this message wrote or changed so far
+        changes: list[tuple[Diff, Transaction]] = []
+        for i, (piece, vector) in enumerate(zip(pieces, vectors, strict=True)):
+            # Statements of one message keep their order in time (a microsecond apart), so a
+            # later statement that revises an earlier one still comes after it.
+            statement = self.analyse(piece.text, uid, when + timedelta(microseconds=i), src, who)
+            candidates = self._candidates(uid, statement, vector, overlay)
+            decision = self.policy.decide(statement, candidates)
+            record = statement_record(statement, record_id=uuid.uuid4().hex, user_id=uid,
+                                      recorded_at=datetime.now(UTC), provenance=provenance,
+                                      embedding=vector)
+            state = {c.record.id: c.record for c in candidates}
+            diff, tx = self._plan(decision, record, state, policy=self.policy.name)
+            changes.append((diff, tx))
+            touched = {r.id for r in diff.inserts} | {u.record_id for u in diff.updates}
+            touched |= {lk.src for lk in diff.links} | {lk.dst for lk in diff.links}
+            after = apply_diff(state, diff)
+            overlay.update({rid: after[rid] for rid in touched if rid in after})
+        self.store.commit(changes)
+        for (_, tx), piece, vector in zip(changes, pieces, vectors, strict=True):
+            # The host keeps every statement, mapped to the record written or to the live
+            # record a noop restated, so its later hits lead back to state records.
+            kept = tx.record or tx.target
+            self.host.put(HostTurn(piece.text, uid, tx.at, who, provenance, vector,
+                                   kept.id if kept is not None else None))
+        txs = [tx for _, tx in changes]
+        primary = next((tx for tx in txs if tx.action is not Action.NOOP), txs[0])
+        return replace(primary, parts=tuple(txs)) if len(txs) > 1 else primary
+
+    def _nothing_to_remember(self, user_id: str, message: str, when: datetime) -> Transaction:
+        """A message with no statement (only code or markup): one logged noop."""
+        tx = Transaction(id=uuid.uuid4().hex, user_id=user_id, text=message[:200],
+                         action=Action.NOOP, relation=Relation.NONE, record=None, target=None,
+                         resolved=None, rho=0.0, confidence=1.0,
+                         reason="no statement in the message (only code or markup)",
+                         policy=self.policy.name, at=when)
+        self.store.commit([(Diff(), tx)])
         return tx
 
     def analyse(
@@ -153,9 +197,16 @@ class Memory:
         """The statement as the policy sees it (cues read off the text)."""
         return analyse_statement(text, user_id, at, source, speaker)
 
-    def _candidates(self, user_id: str, st: Statement, vector: np.ndarray) -> list[Candidate]:
+    def _candidates(self, user_id: str, st: Statement, vector: np.ndarray,
+                    overlay: dict[str, Record] | None = None) -> list[Candidate]:
         """Top-N similar records of this user from accepted + pending, the records on the same
-        (subject, slot), and the records linked to them. Never a scan of the whole bank."""
+        (subject, slot), and the records linked to them. Never a scan of the whole bank.
+
+        ``overlay`` holds records written or changed by earlier statements of the same
+        message, not committed yet: they replace their stored versions and are candidates
+        themselves.
+        """
+        overlay = overlay or {}
         hits = self.store.search_vector(user_id, vector, self._n_candidates, CANDIDATE_LEDGERS)
         ids = [rid for rid, _ in hits]
         if st.slot is not None:
@@ -163,34 +214,28 @@ class Memory:
                 r.id
                 for r in self.store.slot_records(user_id, st.subject, st.slot, CANDIDATE_LEDGERS)
             ]
-        records = self.store.get(dict.fromkeys(ids))
+        ids += [r.id for r in overlay.values()
+                if r.user_id == user_id and r.ledger in CANDIDATE_LEDGERS]
+        records = self._fetch(dict.fromkeys(ids), overlay)
         linked = {lid for r in records for lid in r.linked()} - {r.id for r in records}
-        records += self.store.get(sorted(linked))
+        records += self._fetch(sorted(linked), overlay)
         out = []
         for rec in records:
             sim = float(np.dot(rec.embedding, vector)) if rec.embedding is not None else 0.0
             out.append(Candidate(rec, sim))
         return out
 
-    def _commit(
-        self,
-        user_id: str,
-        st: Statement,
-        vector: np.ndarray,
-        decision: Decision,
-        candidates: list[Candidate],
-        provenance: str | None,
-    ) -> Transaction:
-        record = statement_record(st, record_id=uuid.uuid4().hex, user_id=user_id,
-                                  recorded_at=datetime.now(UTC), provenance=provenance,
-                                  embedding=vector)
-        state = {c.record.id: c.record for c in candidates}
-        return self._execute(decision, record, state, policy=self.policy.name)
+    def _fetch(self, ids: Iterable[str], overlay: dict[str, Record]) -> list[Record]:
+        """Records by id, the message's uncommitted versions first."""
+        wanted = list(ids)
+        stored = {r.id: r for r in self.store.get([i for i in wanted if i not in overlay])}
+        return [overlay[i] if i in overlay else stored[i]
+                for i in wanted if i in overlay or i in stored]
 
-    def _execute(
+    def _plan(
         self, decision: Decision, record: Record, state: dict[str, Record], *, policy: str
-    ) -> Transaction:
-        """The one persistence path of every write: executor -> Diff -> store.commit."""
+    ) -> tuple[Diff, Transaction]:
+        """Executor -> Diff and the Transaction that logs it; nothing is written yet."""
         diff = execute(decision, record, state)
         written = diff.inserts[0] if diff.inserts else None
         tx = Transaction(
@@ -208,7 +253,14 @@ class Memory:
             policy=policy,
             at=record.valid_from,
         )
-        self.store.commit(diff, tx)
+        return diff, tx
+
+    def _execute(
+        self, decision: Decision, record: Record, state: dict[str, Record], *, policy: str
+    ) -> Transaction:
+        """Plan one decision and commit it as its own store transaction."""
+        diff, tx = self._plan(decision, record, state, policy=policy)
+        self.store.commit([(diff, tx)])
         return tx
 
     def resolve(
@@ -332,6 +384,7 @@ class Memory:
             trace=trace,
             found=text is not None,
             value=used.record.value if used else None,
+            used=used,
         )
         if self.answerer is None:
             return answer
@@ -351,7 +404,7 @@ class Memory:
         if outcome is None or outcome.value is None:
             trace["llm"] = {**llm_trace, "answered_by": "resolver"}
             return Answer(fallback.text, fallback.view, fallback.evidence, trace,
-                          fallback.found, fallback.value)
+                          fallback.found, fallback.value, fallback.used)
         trace["llm"] = {**llm_trace, "answered_by": "llm"}
         by_id = {ev.record.id: ev.record for ev in fallback.evidence}
         values = [by_id[i].value for i in outcome.info.get("used_ids", []) if by_id[i].value]
@@ -362,6 +415,8 @@ class Memory:
             trace=trace,
             found=bool(outcome.info.get("found", True)),
             value=values[0] if values else None,
+            used=next((ev for ev in fallback.evidence
+                       if ev.record.id in outcome.info.get("used_ids", [])), None),
         )
 
     @staticmethod

@@ -81,7 +81,7 @@ def tx(user: str = "alice", record: Record | None = None, text: str = "stmt") ->
 
 
 def put(store: Store, *records: Record, links: tuple[Link, ...] = ()) -> None:
-    store.commit(Diff(inserts=records, links=links), tx(records[0].user_id, records[0]))
+    store.commit([(Diff(inserts=records, links=links), tx(records[0].user_id, records[0]))])
 
 
 # ------------------------------------------------------------------ backends

@@ -72,12 +72,12 @@ def test_updates_and_duplicate_links(store: Store) -> None:
         updates=(StatusChange("a", Status.SUPERSEDED, Ledger.HISTORY, end),),
         links=(link, link, link.inverse()),  # the same edge three ways: stored once each way
     )
-    store.commit(diff, tx())
+    store.commit([(diff, tx())])
     a, b = store.get(["a", "b"])
     assert (a.status, a.ledger, a.valid_to) == (Status.SUPERSEDED, Ledger.HISTORY, end)
     assert a.links == (Link("a", "b", LinkType.EVOLVES_TO),)
     assert b.links == (link,)
-    store.commit(Diff(links=(Link("a", "b", LinkType.COEXISTS),)), tx())
+    store.commit([(Diff(links=(Link("a", "b", LinkType.COEXISTS),)), tx())])
     a, b = store.get(["a", "b"])
     assert [lk.type for lk in a.links] == [LinkType.EVOLVES_TO, LinkType.COEXISTS]
     assert [lk.type for lk in b.links] == [LinkType.EVOLVES_FROM, LinkType.COEXISTS]
@@ -94,13 +94,13 @@ def test_bad_diff_rolls_back_everything(store: Store, backend: Backend) -> None:
     fresh = rec("fresh", "my dog is called Max")
     bad_link = Diff(inserts=(fresh,), links=(Link("fresh", "ghost", LinkType.SUPERSEDES),))
     with pytest.raises(UnknownRecordError, match="ghost"):
-        store.commit(bad_link, tx(record=fresh))
+        store.commit([(bad_link, tx(record=fresh))])
     bad_update = Diff(
         inserts=(fresh,),
         updates=(StatusChange("ghost", Status.SUPERSEDED, Ledger.HISTORY, None),),
     )
     with pytest.raises(UnknownRecordError):
-        store.commit(bad_update, tx(record=fresh))
+        store.commit([(bad_update, tx(record=fresh))])
     # A failure inside the database (duplicate id after a valid insert) is a StoreError
     # with the driver's error chained.
     with pytest.raises(StoreError) as info:
@@ -204,14 +204,13 @@ def test_search_vector_filters_ranks_and_tracks_commits(store: Store) -> None:
     assert dict(top)["b"] == pytest.approx(expected_b, abs=1e-5)  # cosine similarity
     # Later commits (insert + ledger move) must show in the next search.
     c = rec("c", embedding=a.embedding * 3)
-    store.commit(
+    store.commit([(
         Diff(
             inserts=(c,),
             updates=(StatusChange("a", Status.SUPERSEDED, Ledger.HISTORY, T0),),
             links=(Link("c", "a", LinkType.SUPERSEDES),),
         ),
-        tx(record=c),
-    )
+        tx(record=c))])
     best = store.search_vector("alice", a.embedding, 1, [Ledger.ACCEPTED])
     assert best[0][0] == "c" and best[0][1] == pytest.approx(1.0, abs=1e-5)
     assert [i for i, _ in store.search_vector("alice", a.embedding, 5, [Ledger.HISTORY])] == ["a"]
@@ -230,11 +229,11 @@ def test_search_vector_exact_top_k(store: Store) -> None:
     matrix = rng.standard_normal((300, DIM)).astype(np.float32)
     matrix /= np.linalg.norm(matrix, axis=1, keepdims=True)
     ledgers = [ALL[i % 3] for i in range(300)]
-    store.commit(Diff(inserts=tuple(
+    store.commit([(Diff(inserts=tuple(
         rec(f"r{i:03d}", f"row {i}", embedding=matrix[i], ledger=ledgers[i],
             status={Ledger.ACCEPTED: Status.ACTIVE, Ledger.PENDING: Status.PENDING,
                     Ledger.HISTORY: Status.SUPERSEDED}[ledgers[i]])
-        for i in range(300))), tx())  # fmt: skip
+        for i in range(300))), tx())])  # fmt: skip
     query = rng.standard_normal(DIM).astype(np.float32)
     scores = matrix @ (query / np.linalg.norm(query))
     keep = [i for i in range(300) if ledgers[i] != Ledger.PENDING]
@@ -272,9 +271,9 @@ def test_delete_removes_everything_and_logs(store: Store, backend: Backend) -> N
 
 def test_delete_erases_the_forgotten_text_from_the_log(store: Store) -> None:
     secret = rec("s1", "I live at 12 Elm Street")
-    store.commit(Diff(inserts=(secret,)), tx(record=secret, text="I live at 12 Elm Street"))
+    store.commit([(Diff(inserts=(secret,)), tx(record=secret, text="I live at 12 Elm Street"))])
     other = rec("o1", "I like tea")
-    store.commit(Diff(inserts=(other,)), tx(record=other, text="I like tea"))
+    store.commit([(Diff(inserts=(other,)), tx(record=other, text="I like tea"))])
     store.delete(["s1"], reason="gdpr")
     texts = [t["text"] for t in store.transactions("alice")]
     assert "I live at 12 Elm Street" not in texts and "I like tea" in texts
@@ -292,9 +291,9 @@ def test_delete_logs_once_per_user(store: Store) -> None:
 
 def test_transactions_newest_first_as_dicts(store: Store) -> None:
     first = rec("r1")
-    store.commit(Diff(inserts=(first,)), tx(record=first, text="one"))
-    store.commit(Diff(), tx(text="two"))
-    store.commit(Diff(), tx(user="bob", text="bob's"))
+    store.commit([(Diff(inserts=(first,)), tx(record=first, text="one"))])
+    store.commit([(Diff(), tx(text="two"))])
+    store.commit([(Diff(), tx(user="bob", text="bob's"))])
     log = store.transactions("alice")
     assert [t["text"] for t in log] == ["two", "one"]
     assert log[1]["record_id"] == "r1" and log[0]["record_id"] is None
@@ -318,7 +317,7 @@ def test_closed_store_raises(backend: Backend) -> None:
     with pytest.raises(StoreError, match="closed"):
         s.records("alice")
     with pytest.raises(StoreError, match="closed"):
-        s.commit(Diff(), tx())
+        s.commit([(Diff(), tx())])
     with pytest.raises(StoreError, match="closed"):
         s.search_vector("alice", vec(), 3, ALL)
     with pytest.raises(InvalidInputError):
@@ -334,8 +333,8 @@ def test_concurrent_commits_from_threads_all_land(store: Store) -> None:
         try:
             for i in range(25):
                 r = rec(f"t{n}-{i}", f"thread {n} item {i}")
-                store.commit(Diff(inserts=(r,), links=(Link(r.id, "seed", LinkType.COEXISTS),)),
-                             tx(record=r))  # fmt: skip
+                store.commit([(Diff(inserts=(r,), links=(Link(r.id, "seed", LinkType.COEXISTS),)),
+                             tx(record=r))])  # fmt: skip
                 store.search_vector("alice", r.embedding, 3, ALL)
                 store.search_text("alice", f"thread {n}", 3, ALL)
                 store.get([r.id, "seed"])
@@ -415,8 +414,8 @@ for batch in range(10**6):
                         Source.USER, 1.0, t, None, t, Status.ACTIVE, Ledger.ACCEPTED,
                         embedding=np.ones(8, np.float32)) for i in range(50))
     links = tuple(Link(r.id, recs[0].id, LinkType.COEXISTS) for r in recs[1:])
-    s.commit(Diff(inserts=recs, links=links), Transaction(uuid.uuid4().hex, "alice", "x",
-             Action.APPEND, Relation.NONE, None, None, None, 0.0, 1.0, "", "", t))
+    s.commit([(Diff(inserts=recs, links=links), Transaction(uuid.uuid4().hex, "alice", "x",
+             Action.APPEND, Relation.NONE, None, None, None, 0.0, 1.0, "", "", t))])
 """
 
 

@@ -108,7 +108,7 @@ def bulk_append(store: Any, user_id: str, texts: list[str], vectors: np.ndarray,
             resolved=None, rho=0.0, confidence=1.0, reason=f"{len(inserts)} records imported",
             policy="import", at=start,
         )
-        store.commit(Diff(inserts=tuple(inserts)), tx)
+        store.commit([(Diff(inserts=tuple(inserts)), tx)])
 
 
 def run_perf(n_records: int, *, adds: int = 200, queries: int = 200, seed: int = 0,

@@ -242,8 +242,17 @@ class Transaction:
     reason: str
     policy: str
     at: datetime
+    # Every statement's transaction of the message, in order, when it held more than one
+    # (``Memory.add`` returns the most consequential one with ``parts`` set).
+    parts: tuple[Transaction, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
+        out = self._own_dict()
+        if self.parts:
+            out["parts"] = [p._own_dict() for p in self.parts]
+        return out
+
+    def _own_dict(self) -> dict[str, Any]:
         return {
             "id": self.id,
             "user_id": self.user_id,
@@ -310,7 +319,8 @@ class Answer:
     evidence: tuple[Evidence, ...]
     trace: dict[str, Any]
     found: bool = True
-    value: str | None = None  # the slot value of the evidence used, when it has one
+    value: str | None = None  # the short answer (the value of the evidence used), if any
+    used: Evidence | None = None  # the evidence item the answer was taken from
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -318,6 +328,7 @@ class Answer:
             "view": self.view.value,
             "found": self.found,
             "value": self.value,
+            "used": self.used.record.id if self.used is not None else None,
             "evidence": [e.to_dict() for e in self.evidence],
             "trace": self.trace,
         }

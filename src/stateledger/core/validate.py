@@ -11,7 +11,8 @@ from datetime import UTC, datetime
 from stateledger.core.model import Ledger, Source
 from stateledger.errors import InvalidInputError, InvalidTextError, InvalidTimeError
 
-MAX_TEXT_CHARS = 8_000  # a statement is a chat turn, not a document
+MAX_TEXT_CHARS = 8_000  # a single statement or name; messages have their own limit
+MAX_MESSAGE_CHARS = 1_000_000  # a message is split into statements; any chat turn fits
 MAX_QUERY_CHARS = 2_000
 MAX_K = 100
 _USER_ID = re.compile(r"^[A-Za-z0-9_.@:\-]{1,128}$")

@@ -24,8 +24,10 @@ class Store(Protocol):
 
     dim: int  # embedding dimension the store was created with
 
-    def commit(self, diff: Diff, tx: Transaction) -> None:
-        """Apply ``diff`` and log ``tx`` atomically. Links are written with their inverses."""
+    def commit(self, changes: Sequence[tuple[Diff, Transaction]]) -> None:
+        """Apply each ``(diff, tx)`` in order and log each ``tx``, all in one transaction
+        (a message's statements land together or not at all). Links are written with their
+        inverses; a diff may reference records inserted by an earlier diff of the batch."""
         ...
 
     def get(self, ids: Iterable[str]) -> list[Record]:

@@ -340,41 +340,49 @@ class PostgresStore:
         plain = tuple(_plain(getattr(r, f)) for f in RECORD_FIELDS[:-1])
         return (*plain, checked_embedding(r, self.dim))
 
-    def commit(self, diff: Diff, tx: Transaction) -> None:
-        """Apply ``diff`` and log ``tx`` in one transaction; links also get their inverse.
+    def commit(self, changes: Sequence[tuple[Diff, Transaction]]) -> None:
+        """Apply each ``(diff, tx)`` in order and log each ``tx``, in one transaction; links
+        also get their inverse.
 
-        References are checked before anything is written, so a diff that names a missing
+        References are checked before anything is written, so a batch that names a missing
         record raises UnknownRecordError with the database untouched.
         """
-        rows = [self._record_row(r) for r in diff.inserts]  # validates before any I/O
+        rows = [[self._record_row(r) for r in diff.inserts] for diff, _ in changes]
         sql = self._sql
         with self._write() as cur:
-            new_ids = {r.id for r in diff.inserts}
-            referenced = {u.record_id for u in diff.updates}
-            referenced |= {lk.src for lk in diff.links} | {lk.dst for lk in diff.links}
+            new_ids = {r.id for diff, _ in changes for r in diff.inserts}
+            referenced: set[str] = set()
+            for diff, _ in changes:
+                referenced |= {u.record_id for u in diff.updates}
+                referenced |= {lk.src for lk in diff.links} | {lk.dst for lk in diff.links}
             wanted = sorted(referenced - new_ids)
             found = {row[0] for row in cur.execute(sql["owners"], (wanted,)).fetchall()}
             missing = set(wanted) - found
             if missing:
                 raise UnknownRecordError(f"diff references unknown record(s): {sorted(missing)}")
-            if rows:
-                cur.executemany(sql["insert_record"], rows)
-            if diff.updates:
-                changes = [(_plain(u.status), _plain(u.ledger), u.valid_to, u.record_id)
-                           for u in diff.updates]  # fmt: skip
-                cur.executemany(sql["update_record"], changes)
-            links = [(one.src, one.dst, LinkType(one.type).value)
-                     for lk in diff.links for one in (lk, lk.inverse())]  # fmt: skip
-            if links:
-                cur.executemany(sql["insert_link"], links)
-            ids = {role: getattr(tx, role).id if getattr(tx, role) is not None else None
-                   for role in ("record", "target", "resolved")}  # fmt: skip
-            cur.execute(
-                sql["insert_tx"],
-                (tx.id, tx.user_id, tx.text, _plain(tx.action), _plain(tx.relation), ids["record"],
-                 ids["target"], ids["resolved"], tx.rho, tx.confidence, tx.reason, tx.policy,
-                 tx.at, datetime.now(UTC)),
-            )  # fmt: skip
+            for (diff, tx), inserts in zip(changes, rows, strict=True):
+                self._write_diff(cur, diff, tx, inserts)
+
+    def _write_diff(self, cur: Any, diff: Diff, tx: Transaction, rows: list[Any]) -> None:
+        sql = self._sql
+        if rows:
+            cur.executemany(sql["insert_record"], rows)
+        if diff.updates:
+            changes = [(_plain(u.status), _plain(u.ledger), u.valid_to, u.record_id)
+                       for u in diff.updates]  # fmt: skip
+            cur.executemany(sql["update_record"], changes)
+        links = [(one.src, one.dst, LinkType(one.type).value)
+                 for lk in diff.links for one in (lk, lk.inverse())]  # fmt: skip
+        if links:
+            cur.executemany(sql["insert_link"], links)
+        ids = {role: getattr(tx, role).id if getattr(tx, role) is not None else None
+               for role in ("record", "target", "resolved")}  # fmt: skip
+        cur.execute(
+            sql["insert_tx"],
+            (tx.id, tx.user_id, tx.text, _plain(tx.action), _plain(tx.relation), ids["record"],
+             ids["target"], ids["resolved"], tx.rho, tx.confidence, tx.reason, tx.policy,
+             tx.at, datetime.now(UTC)),
+        )  # fmt: skip
 
     def delete(self, ids: Sequence[str], reason: str) -> int:
         """Delete records (links both ways follow by cascade) and log a 'forget' entry.

@@ -353,39 +353,47 @@ class SQLiteStore:
         vec = checked_embedding(r, self.dim)
         return (*plain, None if vec is None else vec.tobytes())
 
-    def commit(self, diff: Diff, tx: Transaction) -> None:
-        """Apply ``diff`` and log ``tx`` in one transaction; links also get their inverse.
+    def commit(self, changes: Sequence[tuple[Diff, Transaction]]) -> None:
+        """Apply each ``(diff, tx)`` in order and log each ``tx``, in one transaction; links
+        also get their inverse.
 
-        References are checked before anything is written, so a diff that names a missing
+        References are checked before anything is written, so a batch that names a missing
         record raises UnknownRecordError with the database untouched.
         """
         with self._tx("BEGIN IMMEDIATE") as conn:
-            new_owner = {r.id: r.user_id for r in diff.inserts}
-            referenced = {u.record_id for u in diff.updates}
-            referenced |= {lk.src for lk in diff.links} | {lk.dst for lk in diff.links}
+            new_owner = {r.id: r.user_id for diff, _ in changes for r in diff.inserts}
+            referenced: set[str] = set()
+            for diff, _ in changes:
+                referenced |= {u.record_id for u in diff.updates}
+                referenced |= {lk.src for lk in diff.links} | {lk.dst for lk in diff.links}
             owner = self._owners(conn, referenced - new_owner.keys())
             missing = referenced - new_owner.keys() - owner.keys()
             if missing:
                 raise UnknownRecordError(f"diff references unknown record(s): {sorted(missing)}")
             owner.update(new_owner)
-            rows = [self._record_row(r) for r in diff.inserts]
-            conn.executemany(f"INSERT INTO records ({_RECORD_COLUMNS}) VALUES ({_marks(15)})", rows)
-            changes = [(_sql(u.status), _sql(u.ledger), _sql(u.valid_to), u.record_id)
-                       for u in diff.updates]  # fmt: skip
-            sql = "UPDATE records SET status = ?, ledger = ?, valid_to = ? WHERE id = ?"
-            conn.executemany(sql, changes)
-            links: list[tuple[str, str, str]] = []
-            for lk in diff.links:
-                for one in (lk, lk.inverse()):
-                    links.append((one.src, one.dst, LinkType(one.type).value))
-            conn.executemany("INSERT OR IGNORE INTO links (src, dst, type) VALUES (?, ?, ?)", links)
-            row = {f: _sql(getattr(tx, f, None)) for f in _TX_FIELDS}
-            for role in ("record", "target", "resolved"):
-                linked = getattr(tx, role)
-                row[f"{role}_id"] = linked.id if linked is not None else None
-            conn.execute(_INSERT_TX, {**row, "logged_at": _ts(_now())})
+            for diff, tx in changes:
+                self._write_diff(conn, diff, tx)
         # Only after COMMIT: a rolled-back diff must never reach the in-memory index.
-        self._index_after_commit(diff, owner)
+        for diff, _ in changes:
+            self._index_after_commit(diff, owner)
+
+    def _write_diff(self, conn: sqlite3.Connection, diff: Diff, tx: Transaction) -> None:
+        rows = [self._record_row(r) for r in diff.inserts]
+        conn.executemany(f"INSERT INTO records ({_RECORD_COLUMNS}) VALUES ({_marks(15)})", rows)
+        changes = [(_sql(u.status), _sql(u.ledger), _sql(u.valid_to), u.record_id)
+                   for u in diff.updates]  # fmt: skip
+        sql = "UPDATE records SET status = ?, ledger = ?, valid_to = ? WHERE id = ?"
+        conn.executemany(sql, changes)
+        links: list[tuple[str, str, str]] = []
+        for lk in diff.links:
+            for one in (lk, lk.inverse()):
+                links.append((one.src, one.dst, LinkType(one.type).value))
+        conn.executemany("INSERT OR IGNORE INTO links (src, dst, type) VALUES (?, ?, ?)", links)
+        row = {f: _sql(getattr(tx, f, None)) for f in _TX_FIELDS}
+        for role in ("record", "target", "resolved"):
+            linked = getattr(tx, role)
+            row[f"{role}_id"] = linked.id if linked is not None else None
+        conn.execute(_INSERT_TX, {**row, "logged_at": _ts(_now())})
 
     def _index_after_commit(self, diff: Diff, owner: dict[str, str]) -> None:
         """Mirror a committed diff into the cached vector indexes.

@@ -1,0 +1,152 @@
+"""Split a chat message into atomic statements: pure text processing, no model.
+
+A message is what a user sends; a statement is what the write path decides on. Chat messages
+hold several facts each ("we moved the API to Fly.io last week, the budget is now $4,000,
+and can you help me with the retry logic?"), and long ones carry code, logs and lists. Each
+fact must be decided on its own, against its own candidates, so the message is split:
+
+1. **Code is context, not fact.** Fenced blocks (```` ``` ```` / ``~~~``) and indented blocks
+   are cut out; they never become statements. (Inline ``code`` stays: "we pinned
+   `requests==2.31`" is a fact.)
+2. **Lines, list items, sentences.** Blank lines and line breaks end a statement, and so do
+   list bullets; inside a line, sentences end at ``.``, ``!`` or ``?`` followed by a space and
+   an upper-case letter, a digit or a quote, except after a known abbreviation ("Dr.",
+   "e.g.") or a lone initial. Decimals and versions ("v2.3.1", "3.5 kg") never split.
+3. **Clauses of long sentences.** A sentence over ``LONG_SENTENCE_WORDS`` words (the
+   run-on requests assistants get) is cut at clause joints: ``;``, a dash between spaces,
+   and ``, but`` / ``, and`` / ``, so`` / ``, because`` / ``, although`` / ``, while`` before
+   a new subject, keeping each piece at least ``MIN_CLAUSE_WORDS`` words long so a subject is
+   never cut from its predicate.
+4. **Bounded pieces.** A piece longer than ``MAX_STATEMENT_CHARS`` is cut at the last space
+   before the limit (the embedding model reads ~256 word pieces at most anyway).
+
+Every statement keeps its character span in the message, so provenance can point back.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+LONG_SENTENCE_WORDS = 32
+MIN_CLAUSE_WORDS = 5
+MAX_STATEMENT_CHARS = 1_200
+
+
+@dataclass(frozen=True)
+class Piece:
+    """One statement of a message: its text and where it sits in the message."""
+
+    text: str
+    start: int
+    end: int
+
+
+_FENCE = re.compile(r"^[ \t]*(```|~~~)[^\n]*\n.*?(?:^[ \t]*\1[ \t]*$|\Z)", re.M | re.S)
+# An indented block: a line indented by 4+ spaces or a tab, after a blank line or another
+# indented line (a wrapped list item indented by two spaces is not code).
+_INDENTED = re.compile(r"(?:(?<=\n\n)|\A)(?:(?: {4,}|\t)[^\n]*(?:\n|\Z))+")
+_BULLET = re.compile(r"^[ \t]*(?:[-*•+]|\d{1,3}[.)])[ \t]+")
+_ABBREVIATIONS = frozenset((
+    "mr", "mrs", "ms", "dr", "prof", "sr", "jr", "st", "vs", "etc", "e.g", "i.e", "approx", "no",
+    "dept", "est", "fig", "inc", "ltd", "co", "corp", "jan", "feb", "mar", "apr", "jun", "jul",
+    "aug", "sep", "sept", "oct", "nov", "dec", "mon", "tue", "wed", "thu", "fri", "sat", "sun",
+    "u.s", "u.k", "a.m", "p.m",
+))
+_SENTENCE_END = re.compile(r"""(?<=[.!?])["')\]]*\s+(?=["'(\[]?[A-Z0-9])""")
+_CLAUSE_JOINT = re.compile(
+    r";\s+|\s+[-–—]\s+|,\s+(?=(?:but|and|so|because|although|though|while|whereas|plus)\s+"
+    r"(?:i|we|i'm|we're|i've|we've|my|our|it|it's|they|he|she|the|this|that|there)\b)",
+    re.I,
+)
+
+
+def _blank_code(message: str) -> str:
+    """The message with code blocks blanked out by spaces (line breaks and offsets kept)."""
+
+    def blank(m: re.Match[str]) -> str:
+        return "".join("\n" if ch == "\n" else " " for ch in m.group(0))
+
+    return _INDENTED.sub(blank, _FENCE.sub(blank, message))
+
+
+def _ends_with_abbreviation(text: str) -> bool:
+    word = re.search(r"([A-Za-z.]+)\.$", text)
+    if word is None:
+        return False
+    token = word.group(1).lower().rstrip(".")
+    return token in _ABBREVIATIONS or (len(token) == 1 and token.isalpha())
+
+
+def _sentences(line: str, offset: int) -> list[Piece]:
+    out: list[Piece] = []
+    start = 0
+    for m in _SENTENCE_END.finditer(line):
+        if _ends_with_abbreviation(line[start : m.start()]):
+            continue
+        out.append(Piece(line[start : m.start()], offset + start, offset + m.start()))
+        start = m.end()
+    out.append(Piece(line[start:], offset + start, offset + len(line)))
+    return out
+
+
+def _words(text: str) -> int:
+    return len(text.split())
+
+
+def _clauses(piece: Piece) -> list[Piece]:
+    if _words(piece.text) <= LONG_SENTENCE_WORDS:
+        return [piece]
+    out: list[Piece] = []
+    start = 0
+    text = piece.text
+    for m in _CLAUSE_JOINT.finditer(text):
+        head, tail = text[start : m.start()], text[m.end() :]
+        if _words(head) >= MIN_CLAUSE_WORDS and _words(tail) >= MIN_CLAUSE_WORDS:
+            out.append(Piece(head, piece.start + start, piece.start + m.start()))
+            start = m.end()
+    out.append(Piece(text[start:], piece.start + start, piece.end))
+    return out
+
+
+def _bounded(piece: Piece) -> list[Piece]:
+    out: list[Piece] = []
+    text, start = piece.text, piece.start
+    while len(text) > MAX_STATEMENT_CHARS:
+        cut = text.rfind(" ", 0, MAX_STATEMENT_CHARS)
+        cut = cut if cut > MAX_STATEMENT_CHARS // 2 else MAX_STATEMENT_CHARS
+        out.append(Piece(text[:cut], start, start + cut))
+        text, start = text[cut:], start + cut
+    out.append(Piece(text, start, start + len(text)))
+    return out
+
+
+def _trimmed(piece: Piece) -> Piece | None:
+    """The piece without surrounding whitespace and list bullets; None when nothing with a
+    letter or digit is left."""
+    text = piece.text
+    lead = len(text) - len(text.lstrip())
+    text = text.strip()
+    bullet = _BULLET.match(text)
+    if bullet:
+        lead += bullet.end()
+        text = text[bullet.end() :]
+    if not re.search(r"\w", text):
+        return None
+    return Piece(text, piece.start + lead, piece.start + lead + len(text))
+
+
+def split_statements(message: str) -> list[Piece]:
+    """The statements of ``message`` in order (see the module doc); code is left out."""
+    text = _blank_code(message)
+    pieces: list[Piece] = []
+    offset = 0
+    for line in text.split("\n"):
+        for sentence in _sentences(line, offset):
+            for clause in _clauses(sentence):
+                for bounded in _bounded(clause):
+                    kept = _trimmed(bounded)
+                    if kept is not None:
+                        pieces.append(kept)
+        offset += len(line) + 1
+    return pieces

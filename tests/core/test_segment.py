@@ -1,0 +1,68 @@
+"""Messages split into statements: sentences, list items, clauses of run-ons; code left out."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from stateledger.core.segment import MAX_STATEMENT_CHARS, split_statements
+
+
+def texts(message: str) -> list[str]:
+    return [p.text for p in split_statements(message)]
+
+
+def test_sentences_split_but_abbreviations_decimals_and_versions_do_not() -> None:
+    got = texts("We moved to Lisbon in May. Dr. Okafor is our GP now! The API runs v2.3.1 "
+                "and the dog weighs 3.5 kg. Can you suggest a vet?")
+    assert got == ["We moved to Lisbon in May.", "Dr. Okafor is our GP now!",
+                   "The API runs v2.3.1 and the dog weighs 3.5 kg.", "Can you suggest a vet?"]
+
+
+def test_code_blocks_are_context_not_statements() -> None:
+    message = ("Our build uses Gradle 8 now.\n```kotlin\nval x = 1\nprintln(\"I live in Oslo\")\n"
+               "```\nIt fails on CI.\n\n    def f():\n        return 'I moved to Rome'\n\nThanks")
+    got = texts(message)
+    assert got == ["Our build uses Gradle 8 now.", "It fails on CI.", "Thanks"]
+    assert not any("Oslo" in t or "Rome" in t for t in got)
+
+
+def test_list_items_and_lines_are_separate_statements() -> None:
+    got = texts("Quick update:\n- budget is $12,000 now\n* deadline slipped to June 3\n"
+                "2. the team grew to 9 people")
+    assert got == ["Quick update:", "budget is $12,000 now", "deadline slipped to June 3",
+                   "the team grew to 9 people"]
+
+
+def test_a_run_on_request_is_cut_at_clause_joints_only_when_long() -> None:
+    short = "I live in Austin, but I work in Dallas"
+    assert texts(short) == [short]
+    run_on = ("I'm tuning the search service, which got faster after we added the new index "
+              "last week, but I want to make sure the cache settings are right for production "
+              "traffic, so I'm reading the docs again - can you help me review the config?")
+    got = texts(run_on)
+    assert len(got) >= 3
+    assert got[0].startswith("I'm tuning the search service, which got faster")
+    assert got[-1] == "can you help me review the config?"
+
+
+def test_spans_point_back_into_the_message() -> None:
+    message = "First fact here.  Second one!\n\n- a bullet item\n```\ncode\n```\nLast."
+    for piece in split_statements(message):
+        assert message[piece.start : piece.end] == piece.text
+
+
+def test_long_pieces_are_bounded_and_empty_input_gives_nothing() -> None:
+    long = " ".join(["word"] * 2_000)
+    pieces = split_statements(long)
+    assert all(len(p.text) <= MAX_STATEMENT_CHARS for p in pieces)
+    assert " ".join(p.text for p in pieces).split() == long.split()
+    assert split_statements("```\nonly code\n```") == []
+    assert split_statements(" \n -- \n") == []
+
+
+@given(st.text(max_size=400))
+def test_any_text_splits_into_trimmed_spans_of_itself(message: str) -> None:
+    for piece in split_statements(message):
+        assert piece.text and piece.text == piece.text.strip()
+        assert message[piece.start : piece.end] == piece.text
