@@ -1,0 +1,308 @@
+"""Rendering one attribute's texts: states, changes, endings, corrections, hedges, reports,
+restatements, additions, past states, questions, about the user or about someone else.
+
+Attribute-specific phrasings come from the vocabulary (``synth.schema.Attribute``); the
+frames here are generic, written once over the attribute's noun, so every attribute gets
+every kind of wording, including the ones its own phrasings lack. Noise (casing, fillers,
+a fact wrapped in a request to the assistant) is applied last, so the models see the same
+fact in many surface forms. Pure functions over a seeded ``random.Random``.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass
+
+from stateledger.synth.schema import Attribute, NumericPool
+
+# --- generic frames over the attribute's noun ----------------------------------------------
+
+STATE_FRAMES = (
+    "{my} {noun} is {v}", "{v} is {my} {noun}", "{my} {noun}? {v}", "{noun}: {v}",
+    "for the record, {my} {noun} is {v}", "right now {my} {noun} is {v}",
+    "{my} {noun} is currently {v}", "just so you know, {my} {noun} is {v}",
+    "{my} {noun} has been {v} for a while", "as far as {my} {noun} goes, it's {v}",
+)
+CHANGE_FRAMES = (
+    "{my} {noun} is {v} now", "{my} {noun} changed to {v}", "{my} {noun} went from {old} to {v}",
+    "update: {my} {noun} is now {v}", "new {noun}: {v}", "{v} is {my} new {noun}",
+    "not {old} anymore, {my} {noun} is {v} these days", "{my} {noun} is no longer {old}, it's {v}",
+    "as of this week {my} {noun} is {v}", "small update on {my} {noun}: it's {v} now",
+    "we ended up changing {my} {noun} to {v}", "{my} {noun} has switched over to {v}",
+    "heads up, {my} {noun} is {v} from now on", "{my} {noun} is {v} since last month",
+    "so {my} {noun} isn't {old} any more - it's {v}", "changed {my} {noun} from {old} to {v}",
+)
+CORRECTION_FRAMES = (
+    "sorry, I meant {v}, not {old}", "correction: {my} {noun} is {v}, not {old}",
+    "typo earlier - it's {v}, not {old}", "wait, I got that wrong: {my} {noun} is {v}",
+    "I misspoke before; {my} {noun} is actually {v}", "oops, {v}, not {old}",
+    "let me correct myself, {my} {noun} is {v}", "scratch what I said, it's {v} not {old}",
+    "actually it's {v} - I said {old} by mistake", "{v}*, not {old}",
+)
+END_FRAMES = (
+    "{my} {noun} is no longer {old}", "no more {old} for me",
+    "I don't have a {noun} anymore", "{old} is out of the picture now",
+    "that's over, no {noun} at the moment", "I'm done with {old}",
+    "there's no {noun} anymore", "{old} isn't a thing for me any longer",
+)
+HEDGE_FRAMES = (
+    "I might change {my} {noun} to {v}", "thinking about switching {my} {noun} to {v}",
+    "maybe {my} {noun} will be {v} soon", "not sure yet, but {my} {noun} could become {v}",
+    "I'm considering {v} as {my} next {noun}", "{v} might end up being {my} {noun}",
+    "there's a chance {my} {noun} changes to {v}", "toying with the idea of {v} for {my} {noun}",
+    "if things work out {my} {noun} will be {v}", "I'm weighing {v} for {my} {noun}",
+    "possibly {v} for {my} {noun} next month, still undecided",
+)
+TRANSITION_FRAMES = (
+    "I'm in the middle of switching {my} {noun} from {old} to {v}",
+    "we're halfway through moving {my} {noun} from {old} to {v}",
+    "{my} {noun} is changing from {old} to {v}, it's in progress",
+    "in the process of changing {my} {noun} to {v}",
+)
+RESTATE_FRAMES = (
+    "still {v} for {my} {noun}", "yep, {my} {noun} is still {v}", "{my} {noun} is still {v}",
+    "like I said, {my} {noun} is {v}", "nothing new there, {my} {noun} is {v} as before",
+    "{v}, same as always", "no change: {my} {noun} is {v}",
+)
+ADD_FRAMES = (
+    "{v} is also one of {my} {noun_plural}", "another {noun} of mine is {v}",
+    "besides {old}, there's also {v}", "also {v}, add that to {my} {noun_plural}",
+    "oh and {v} too", "I've got {v} as well", "one more {noun}: {v}",
+    "{v} joined {my} {noun_plural} too",
+)
+PAST_FRAMES = (
+    "{my} {noun} used to be {v}", "back then {my} {noun} was {v}", "years ago {my} {noun} was {v}",
+    "{my} old {noun} was {v}", "before all this, {my} {noun} was {v}",
+    "{my} {noun} was {v} until a while ago",
+)
+QUESTION_FRAMES = (
+    "what's {my} {noun}?", "what is {my} {noun} now?", "remind me, what's {my} {noun}?",
+    "do you remember {my} {noun}?", "what {noun} do I have at the moment?",
+    "what's {my} current {noun}?",
+)
+PAST_QUESTION_FRAMES = (
+    "what was {my} {noun} before?", "what was {my} previous {noun}?",
+    "what {noun} did I have before the change?", "what was {my} old {noun}?",
+)
+REPORTERS = (
+    "{name} says", "{name} keeps telling people", "my mom thinks", "my coworker claims",
+    "{name} told everyone", "according to {name},", "people keep saying", "my brother insists",
+    "{name} mentioned that", "apparently {name} thinks",
+)
+OTHER_ROLES = (
+    "brother", "sister", "mom", "dad", "friend", "best friend", "boss", "coworker", "cousin",
+    "son", "daughter", "neighbour", "roommate", "partner", "aunt", "uncle", "grandma",
+    "manager", "teammate", "wife", "husband", "girlfriend", "boyfriend",
+)
+FILLER_PREFIXES = (
+    "btw ", "oh and ", "fyi, ", "quick update: ", "so, ", "honestly ", "anyway, ", "ok so ",
+    "random thing, but ", "just remembered, ", "by the way, ", "news: ", "hey! ", "alright, ",
+    "good news - ", "meh, ", "funny enough, ",
+)
+FILLER_SUFFIXES = (
+    " lol", " haha", " :)", " fwiw", ", just so you know", ", thought you should know",
+    " - long story", ", if that matters", " btw", " :(", "!!", ", anyway",
+)
+REQUESTS = (
+    "can you help me plan the week", "could you draft a short email to my team about it",
+    "what do you think I should do next", "can you suggest a few options",
+    "help me write a checklist for it", "can you summarise the trade-offs",
+    "what questions should I ask", "could you make me a budget for it",
+    "any tips for getting started", "can you help me debug the config",
+)
+
+
+@dataclass(frozen=True)
+class Subject:
+    """Whose fact a text is: the user ("I", "my") or someone else ("my sister Ana")."""
+
+    name: str | None  # None: the user
+    phrase: str = "I"  # subject phrase: "my sister", "Ana", "my friend Ana"
+    possessive: str = "my"  # "my sister's", "Ana's"
+    pronoun: str = "her"  # possessive pronoun inside the sentence: "her", "his", "their"
+
+    @property
+    def is_user(self) -> bool:
+        return self.name is None
+
+
+USER = Subject(None)
+
+
+def other_subject(rng: random.Random, names: tuple[str, ...]) -> Subject:
+    """Someone else: a named role ("my brother Tom"), a bare name or a bare role."""
+    role = rng.choice(OTHER_ROLES)
+    name = rng.choice(names)
+    pronoun = {"brother": "his", "dad": "his", "son": "his", "uncle": "his", "husband": "his",
+               "boyfriend": "his"}.get(role, rng.choice(("her", "his", "their")))
+    style = rng.random()
+    if style < 0.4:
+        return Subject(name, f"my {role} {name}", f"my {role} {name}'s", pronoun)
+    if style < 0.75:
+        return Subject(name, name, f"{name}'s", pronoun)
+    return Subject(role, f"my {role}", f"my {role}'s", pronoun)
+
+
+# --- values -------------------------------------------------------------------------------------
+
+
+def draw_value(rng: random.Random, pool: tuple[str, ...] | NumericPool,
+               avoid: str | None = None) -> str:
+    """A value from ``pool`` other than ``avoid``."""
+    if isinstance(pool, NumericPool):
+        return _number(rng, pool, avoid)
+    choices = [v for v in pool if v != avoid] or list(pool)
+    return rng.choice(choices)
+
+
+def _number(rng: random.Random, pool: NumericPool, avoid: str | None) -> str:
+    for _ in range(20):
+        n: float = rng.uniform(pool.lo, pool.hi)
+        if pool.integer:
+            n = round(n)
+        text = pool.fmt.format(n=n)
+        if text != avoid:
+            return text
+    return pool.fmt.format(n=pool.hi if avoid != pool.fmt.format(n=pool.hi) else pool.lo)
+
+
+# --- person and verb agreement -----------------------------------------------------------------
+
+_IRREGULAR = {"have": "has", "do": "does", "go": "goes", "am": "is", "'m": " is", "'ve": " has",
+              "'ll": "'ll", "'d": "'d", "don't": "doesn't", "haven't": "hasn't",
+              "am not": "is not", "'m not": " is not"}
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+# Words after "I" that need no agreement: modals, past tenses, and adverbs before the verb.
+_KEEP = _words(
+    "was were can will would could might should must had did used can't won't didn't couldn't "
+    "wouldn't shouldn't left quit got made took went bought sold became began came found gave "
+    "kept lost met paid put ran said sent set spent told thought won wrote hit cut let read sat "
+    "slept drove grew knew chose broke spoke wore ate drank flew fell felt heard held led meant "
+    "rode shut stuck taught woke finished"
+)
+_ADVERBS = _words(
+    "just finally recently also really still never already actually now officially basically "
+    "mostly usually always only even probably definitely currently"
+)
+
+
+def _third_person_verb(verb: str) -> str:
+    low = verb.lower()
+    if low in _IRREGULAR:
+        return _IRREGULAR[low]
+    if low.endswith("eed"):  # need, feed, proceed: present tense, not a past "-ed"
+        return verb + "s"
+    if low in _KEEP or low.endswith(("ed", "ing", "n't")):
+        return verb
+    if re.search(r"(?:s|sh|ch|x|z|o)$", low):
+        return verb + "es"
+    if re.search(r"[^aeiou]y$", low):
+        return verb[:-1] + "ies"
+    return verb + "s"
+
+
+_POSS = "\x00"  # where a generic frame puts the subject's possessive
+
+
+def about(text: str, subject: Subject) -> str | None:
+    """A first-person phrasing turned to be about ``subject``; None when it cannot be.
+
+    The first "I" becomes the subject phrase with its verb agreed ("I live" -> "my sister
+    lives", "I just started" -> "Tom just started"); later possessives become the pronoun.
+    Without an "I", a leading possessive (or one right after "is") becomes the subject's
+    ("my rent is" -> "Ana's rent is"); other phrasings (an elided "I": "thinking about
+    switching my X") cannot be moved to someone else.
+    """
+    if subject.is_user:
+        return text.replace(_POSS, "my")
+    if re.search(r"\b(?:we|we're|we've|our|us)\b", text, re.I):
+        return None  # a team's fact: it does not transfer to one other person
+    obj = {"his": "him", "her": "her"}.get(subject.pronoun, "them")
+    who = "\x01"  # the subject phrase goes in last, so its own "my" is never rewritten
+    m = re.search(r"\bI('m not|'m|'ve|'ll|'d|\b)", text)
+    if m is None:
+        first = re.search(r"(?:^|\b(?:is|was|is also|are)\s+)(?:[Mm]y\b|" + _POSS + ")", text)
+        if first is None:
+            return None
+        poss = re.search(r"[Mm]y\b|" + _POSS, text[first.start():])
+        assert poss is not None
+        at = first.start() + poss.start()
+        out = text[:at] + "\x02" + text[first.start() + poss.end():]
+    elif m.group(1) and m.group(1) != "":
+        out = text[: m.start()] + who + _IRREGULAR[m.group(1)] + text[m.end():]
+    else:
+        rest = text[m.end():]
+        words = re.match(r"((?:\s+(?:" + "|".join(_ADVERBS) + r"))*)\s+([\w']+)", rest)
+        if words is None:
+            return None
+        verb = _third_person_verb(words.group(2))
+        out = text[: m.start()] + who + words.group(1) + " " + verb + rest[words.end():]
+    if re.search(r"\bI\b|\bI'", out):
+        return None  # a second "I" in the sentence: leave such phrasings to the user
+    out = re.sub(r"\b[Mm]y\b|" + _POSS, subject.pronoun, out)
+    out = re.sub(r"\bme\b", obj, out)
+    out = re.sub(r"\bmine\b", "his" if subject.pronoun == "his" else subject.pronoun + "s", out)
+    return out.replace(who, subject.phrase).replace("\x02", subject.possessive)
+
+
+# --- filling frames ------------------------------------------------------------------------------
+
+
+def plural(noun: str) -> str:
+    head, _, tail = noun.rpartition(" ")
+    word = tail or noun
+    if re.search(r"(?:s|sh|ch|x|z)$", word):
+        word += "es"
+    elif re.search(r"[^aeiou]y$", word):
+        word = word[:-1] + "ies"
+    else:
+        word += "s"
+    return f"{head} {word}" if head else word
+
+
+def fill(template: str, attr: Attribute, *, v: str = "", old: str = "", name: str = "",
+         subject: Subject = USER) -> str | None:
+    """``template`` with its placeholders filled; None when it cannot be about ``subject``.
+
+    The person is changed before the values go in, so a value that contains "I" or "my"
+    ("SDE I", "My Little Pony") is never rewritten."""
+    my = _POSS if attr.owner == "my" else attr.owner
+    marks = {"\x03": v, "\x04": old, "\x05": name}
+    text = template.format(v="\x03", old="\x04", noun=attr.noun, name="\x05", my=my,
+                           noun_plural=plural(attr.noun))
+    text = re.sub(r"\b([Aa]) (?=[aeiouAEIOU]\w)", r"\1n ", text)  # "a employer" -> "an"
+    moved = about(text, subject)
+    if moved is None:
+        return None
+    for mark, value in marks.items():
+        moved = moved.replace(mark, value)
+    return moved
+
+
+def noisy(rng: random.Random, text: str, *, question: bool = False) -> str:
+    """Surface noise: fillers, casing, punctuation; a fact sometimes wrapped in a request."""
+    out = text.strip()
+    if not question and rng.random() < 0.18:
+        out = rng.choice(FILLER_PREFIXES) + out
+    if not question and rng.random() < 0.08:
+        out += rng.choice(FILLER_SUFFIXES)
+    if not question and rng.random() < 0.12:
+        request = rng.choice(REQUESTS)
+        out = f"{out}, {request}?" if rng.random() < 0.6 else f"{request.capitalize()}? {out}"
+    r = rng.random()
+    if r < 0.55 and out[:1].islower():
+        out = out[0].upper() + out[1:]
+    if question:
+        return out if out.endswith("?") else out + "?"
+    end = rng.random()
+    if out.endswith(("?", "!", ".", ")")):
+        return out
+    if end < 0.6:
+        return out + "."
+    if end < 0.7:
+        return out + "!"
+    return out

@@ -1,0 +1,392 @@
+"""Generated training data for the open-world update detector.
+
+Three kinds of example, all rendered from the attribute vocabulary (``synth.vocab``):
+
+- ``Pair``: a stored record and a new statement, with their gold relation: ``unrelated``
+  (another state variable: another attribute, or the same attribute of someone else, or no
+  state at all), ``same`` (a restatement of the record's value), ``update`` (a different
+  value: a change, a correction, a plain newer statement of a one-value attribute),
+  ``end`` (the record's state stops, with no replacement) or ``coexist`` (one more value of
+  a many-valued attribute).
+- ``QuestionPair``: a question and a stored record, ``relevant`` when the record states the
+  variable the question asks about (same attribute, same person).
+- ``StatementExample``: one text with its stance: whether it states a fact at all, and
+  whether it is hedged, reported by someone else, about a past state, a change in progress
+  or a correction.
+
+Splits are made by attribute (stratified by topic group) and by value (each string pool is
+partitioned), so validation and test measure transfer to attributes, phrasings and entities
+the models never saw (``split_vocabulary``).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from stateledger.synth import render as R
+from stateledger.synth.chatter import chatter
+from stateledger.synth.episode_pools import PEOPLE
+from stateledger.synth.schema import Attribute, NumericPool
+
+RELATIONS: tuple[str, ...] = ("unrelated", "same", "update", "end", "coexist")
+SPLITS: tuple[str, ...] = ("train", "val", "test")
+_FRACTIONS = {"train": 0.7, "val": 0.15, "test": 0.15}
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    attributes: tuple[Attribute, ...]
+    pools: dict[str, tuple[str, ...]]
+    numeric: dict[str, NumericPool]
+    names: tuple[str, ...] = PEOPLE
+
+    def pool(self, attr: Attribute) -> tuple[str, ...] | NumericPool:
+        if attr.pool in self.numeric:
+            return self.numeric[attr.pool]
+        return self.pools[attr.pool]
+
+
+@dataclass(frozen=True)
+class Pair:
+    record: str
+    statement: str
+    relation: int  # index into RELATIONS
+    attribute: str  # the record's attribute key
+    hedged: bool = False
+    reported: bool = False
+    past: bool = False
+    transition: bool = False
+
+
+@dataclass(frozen=True)
+class QuestionPair:
+    question: str
+    record: str
+    relevant: bool
+    attribute: str  # the question's attribute key
+    past: bool = False  # the question asks about the state before
+
+
+@dataclass(frozen=True)
+class StatementExample:
+    text: str
+    fact: bool  # states something about a state (any stance); False for chatter / questions
+    question: bool
+    hedged: bool = False
+    reported: bool = False
+    past: bool = False
+    transition: bool = False
+    correction: bool = False
+    ending: bool = False
+    attribute: str | None = None
+
+
+def _partition(items: Sequence[str], seed: int, salt: str) -> dict[str, tuple[str, ...]]:
+    rng = random.Random(f"{seed}:{salt}")
+    shuffled = list(dict.fromkeys(items))
+    rng.shuffle(shuffled)
+    n = len(shuffled)
+    a, b = round(n * _FRACTIONS["train"]), round(n * (_FRACTIONS["train"] + _FRACTIONS["val"]))
+    return {"train": tuple(shuffled[:a]), "val": tuple(shuffled[a:b]), "test": tuple(shuffled[b:])}
+
+
+def split_vocabulary(vocab: Vocabulary, seed: int = 0) -> dict[str, Vocabulary]:
+    """Disjoint train / val / test vocabularies: attributes split within each topic group,
+    string pools and people's names split by value (numbers are generic and shared)."""
+    by_group: dict[str, list[Attribute]] = {}
+    for attr in vocab.attributes:
+        by_group.setdefault(attr.group, []).append(attr)
+    attrs: dict[str, list[Attribute]] = {s: [] for s in SPLITS}
+    for group, members in sorted(by_group.items()):
+        parts = _partition([a.key for a in members], seed, f"attr:{group}")
+        keyed = {a.key: a for a in members}
+        for split in SPLITS:
+            attrs[split] += [keyed[k] for k in parts[split]]
+    pools = {name: _partition(values, seed, f"pool:{name}")
+             for name, values in vocab.pools.items()}
+    names = _partition(vocab.names, seed, "names")
+    return {
+        split: Vocabulary(
+            tuple(sorted(attrs[split], key=lambda a: a.key)),
+            {name: parts[split] or parts["train"] for name, parts in pools.items()},
+            vocab.numeric,
+            names[split],
+        )
+        for split in SPLITS
+    }
+
+
+@dataclass
+class _Writer:
+    """Renders texts of one vocabulary with one random stream."""
+
+    vocab: Vocabulary
+    rng: random.Random
+    by_group: dict[str, list[Attribute]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        for attr in self.vocab.attributes:
+            self.by_group.setdefault(attr.group, []).append(attr)
+
+    # -- building blocks -----------------------------------------------------------------
+
+    def subject(self, user_share: float = 0.8) -> R.Subject:
+        if self.rng.random() < user_share:
+            return R.USER
+        return R.other_subject(self.rng, self.vocab.names)
+
+    def value(self, attr: Attribute, avoid: str | None = None) -> str:
+        return R.draw_value(self.rng, self.vocab.pool(attr), avoid)
+
+    def name(self) -> str:
+        return self.rng.choice(self.vocab.names)
+
+    def render(self, attr: Attribute, templates: Sequence[str], subject: R.Subject, *,
+               v: str = "", old: str = "") -> str | None:
+        """One of ``templates`` filled for ``subject`` (a few tries: some phrasings cannot
+        be about someone else)."""
+        if not templates:
+            return None
+        for _ in range(6):
+            text = R.fill(self.rng.choice(templates), attr, v=v, old=old, name=self.name(),
+                          subject=subject)
+            if text is not None:
+                return text
+        return None
+
+    def state(self, attr: Attribute, subject: R.Subject, v: str) -> str | None:
+        own = self.rng.random() < 0.75 and attr.states
+        return self.render(attr, attr.states if own else R.STATE_FRAMES, subject, v=v)
+
+    def record(self, attr: Attribute, subject: R.Subject, v: str) -> str | None:
+        """How a stored record of value ``v`` reads: usually a statement of the value,
+        sometimes the change that introduced it."""
+        if attr.changes and self.rng.random() < 0.25:
+            text = self.render(attr, attr.changes, subject, v=v, old=self.value(attr, v))
+            if text is not None:
+                return text
+        return self.state(attr, subject, v)
+
+    def change(self, attr: Attribute, subject: R.Subject, v: str, old: str) -> str | None:
+        r = self.rng.random()
+        if r < 0.55 and attr.changes:
+            return self.render(attr, attr.changes, subject, v=v, old=old)
+        if r < 0.8 or attr.multi:
+            return self.render(attr, R.CHANGE_FRAMES, subject, v=v, old=old)
+        return self.state(attr, subject, v)  # a plain newer statement of a one-value attribute
+
+    def end(self, attr: Attribute, subject: R.Subject, old: str) -> str | None:
+        if attr.ends and self.rng.random() < 0.7:
+            return self.render(attr, attr.ends, subject, old=old)
+        return self.render(attr, R.END_FRAMES, subject, old=old)
+
+    def add(self, attr: Attribute, subject: R.Subject, v: str, old: str) -> str | None:
+        r = self.rng.random()
+        if r < 0.45:
+            return self.render(attr, R.ADD_FRAMES, subject, v=v, old=old)
+        if r < 0.7 and attr.states:
+            text = self.state(attr, subject, v)
+            if text is not None and self.rng.random() < 0.6:
+                text = _with_also(text)
+            return text
+        return self.state(attr, subject, v)
+
+    def restate(self, attr: Attribute, subject: R.Subject, v: str) -> str | None:
+        if self.rng.random() < 0.3:
+            return self.render(attr, R.RESTATE_FRAMES, subject, v=v)
+        return self.state(attr, subject, v)
+
+    def hedge(self, attr: Attribute, subject: R.Subject, v: str) -> str | None:
+        return self.render(attr, R.HEDGE_FRAMES, subject, v=v)
+
+    def report(self, attr: Attribute, v: str) -> str | None:
+        """Someone else's claim about the user's value."""
+        statement = self.state(attr, R.USER, v)
+        if statement is None:
+            return None
+        reporter = self.rng.choice(R.REPORTERS).format(name=self.name())
+        return f"{reporter} {statement[0].lower()}{statement[1:]}"
+
+    def past(self, attr: Attribute, subject: R.Subject, v: str) -> str | None:
+        return self.render(attr, R.PAST_FRAMES, subject, v=v)
+
+    def other_attribute(self, attr: Attribute, same_group: bool) -> Attribute:
+        pool = [a for a in self.by_group.get(attr.group, []) if a.key != attr.key]
+        if not same_group or not pool:
+            pool = [a for a in self.vocab.attributes if a.key != attr.key]
+        return self.rng.choice(pool)
+
+    def question(self, attr: Attribute, subject: R.Subject, past: bool) -> str | None:
+        own = attr.past_questions if past else attr.questions
+        frames = R.PAST_QUESTION_FRAMES if past else R.QUESTION_FRAMES
+        use_own = own and self.rng.random() < 0.7
+        return self.render(attr, own if use_own else frames, subject)
+
+
+def _with_also(text: str) -> str:
+    """"I have a cat" -> "I also have a cat"; other shapes get a trailing "too"."""
+    for head in ("I'm ", "I am ", "I've ", "I have ", "I "):
+        if text.startswith(head):
+            return head + "also " + text[len(head):]
+    return text.rstrip(".!") + " too"
+
+
+# --- examples -----------------------------------------------------------------------------------
+
+
+def pairs(vocab: Vocabulary, n: int, seed: int) -> list[Pair]:
+    """``n`` (record, statement) pairs with gold relations, roughly balanced."""
+    w = _Writer(vocab, random.Random(f"pairs:{seed}"))
+    out: list[Pair] = []
+    while len(out) < n:
+        pair = _pair(w)
+        if pair is not None:
+            out.append(pair)
+    return out
+
+
+def _pair(w: _Writer) -> Pair | None:
+    rng = w.rng
+    attr = rng.choice(w.vocab.attributes)
+    subject = w.subject()
+    old = w.value(attr)
+    new = w.value(attr, old)
+    record = w.record(attr, subject, old)
+    if record is None:
+        return None
+    flags: dict[str, bool] = {}
+    r = rng.random()
+    if r < 0.33:
+        relation, statement = "unrelated", _unrelated(w, attr, subject, old)
+    elif r < 0.48:
+        relation, statement = "same", w.restate(attr, subject, old)
+    elif r < 0.76 or (r < 0.88 and not attr.multi):
+        relation = "update"
+        kind = rng.random()
+        if attr.multi and 0.12 <= kind < 0.32:
+            relation = "coexist"  # a hedged, reported or past extra value replaces nothing
+        if kind < 0.12:
+            statement = w.render(attr, R.CORRECTION_FRAMES, subject, v=new, old=old)
+        elif kind < 0.2 and subject.is_user:
+            statement, flags = w.hedge(attr, subject, new), {"hedged": True}
+        elif kind < 0.27 and subject.is_user:
+            statement, flags = w.report(attr, new), {"reported": True}
+        elif kind < 0.32:
+            statement, flags = w.past(attr, subject, new), {"past": True}
+        elif kind < 0.37:
+            statement = w.render(attr, R.TRANSITION_FRAMES, subject, v=new, old=old)
+            flags = {"transition": True}
+        else:
+            statement = w.change(attr, subject, new, old)
+    elif r < 0.88:
+        relation, statement = "coexist", w.add(attr, subject, new, old)
+    elif attr.ends:
+        relation, statement = "end", w.end(attr, subject, old)
+    else:
+        return None
+    if statement is None:
+        return None
+    return Pair(R.noisy(rng, record), R.noisy(rng, statement), RELATIONS.index(relation),
+                attr.key, **flags)
+
+
+def _unrelated(w: _Writer, attr: Attribute, subject: R.Subject, old: str) -> str | None:
+    """A statement about another state variable than the record's."""
+    rng = w.rng
+    r = rng.random()
+    if r < 0.4 or r < 0.65:
+        other = w.other_attribute(attr, same_group=r < 0.4)
+        v = w.value(other)
+        if rng.random() < 0.3 and other.changes:
+            return w.render(other, other.changes, subject, v=v, old=w.value(other, v))
+        return w.state(other, subject, v)
+    if r < 0.85:
+        # The same attribute, someone else's: never the record's own state variable.
+        who = w.subject(user_share=0.0) if subject.is_user else (
+            R.USER if rng.random() < 0.5 else w.subject(user_share=0.0))
+        if who.phrase == subject.phrase:
+            return None
+        return w.state(attr, who, w.value(attr) if rng.random() < 0.6 else old)
+    return chatter(rng)
+
+
+def question_pairs(vocab: Vocabulary, n: int, seed: int) -> list[QuestionPair]:
+    """``n`` (question, record) pairs; half the records state the asked variable."""
+    w = _Writer(vocab, random.Random(f"questions:{seed}"))
+    out: list[QuestionPair] = []
+    while len(out) < n:
+        attr = w.rng.choice(w.vocab.attributes)
+        subject = w.subject(0.85)
+        past = w.rng.random() < 0.25
+        question = w.question(attr, subject, past)
+        if question is None:
+            continue
+        relevant = w.rng.random() < 0.5
+        if relevant:
+            record = w.record(attr, subject, w.value(attr))
+        elif w.rng.random() < 0.3:
+            other_subject = R.USER if not subject.is_user else w.subject(0.0)
+            record = w.record(attr, other_subject, w.value(attr))
+        else:
+            other = w.other_attribute(attr, same_group=w.rng.random() < 0.6)
+            record = w.record(other, subject, w.value(other))
+        if record is None:
+            continue
+        out.append(QuestionPair(R.noisy(w.rng, question, question=True),
+                                R.noisy(w.rng, record), relevant, attr.key, past))
+    return out
+
+
+def statement_examples(vocab: Vocabulary, n: int, seed: int) -> list[StatementExample]:
+    """``n`` single texts with their stance labels."""
+    w = _Writer(vocab, random.Random(f"statements:{seed}"))
+    out: list[StatementExample] = []
+    while len(out) < n:
+        example = _statement(w)
+        if example is not None:
+            out.append(example)
+    return out
+
+
+def _statement(w: _Writer) -> StatementExample | None:
+    rng = w.rng
+    r = rng.random()
+    if r < 0.16:
+        chat = chatter(rng)
+        return StatementExample(R.noisy(rng, chat, question=chat.endswith("?")), fact=False,
+                                question=chat.endswith("?"))
+    attr = rng.choice(w.vocab.attributes)
+    subject = w.subject(0.85)
+    v, old = w.value(attr), w.value(attr)
+    if r < 0.26:
+        asked = w.question(attr, subject, past=rng.random() < 0.3)
+        if asked is None:
+            return None
+        return StatementExample(R.noisy(rng, asked, question=True), fact=False, question=True,
+                                attribute=attr.key)
+    flags: dict[str, bool] = {}
+    text: str | None
+    if r < 0.46:
+        text = w.state(attr, subject, v)
+    elif r < 0.62:
+        text = w.change(attr, subject, v, old)
+    elif r < 0.68:
+        text, flags = w.render(attr, R.CORRECTION_FRAMES, subject, v=v, old=old), \
+            {"correction": True}
+    elif r < 0.74:
+        text, flags = w.end(attr, subject, old), {"ending": True}
+    elif r < 0.83:
+        text, flags = w.hedge(attr, subject, v), {"hedged": True}
+    elif r < 0.9:
+        text, flags = w.report(attr, v), {"reported": True}
+    elif r < 0.95:
+        text, flags = w.past(attr, subject, v), {"past": True}
+    else:
+        text = w.render(attr, R.TRANSITION_FRAMES, subject, v=v, old=old)
+        flags = {"transition": True}
+    if text is None:
+        return None
+    return StatementExample(R.noisy(rng, text), fact=True, question=False, attribute=attr.key,
+                            **flags)
