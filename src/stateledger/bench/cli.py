@@ -87,13 +87,14 @@ def cmd_perf(args: argparse.Namespace) -> None:
 BENCH_GROUPS: tuple[str, ...] = (
     "stateledger.bench.ledger_cli",
     "stateledger.bench.state_cli",
+    "stateledger.bench.external_cli",
 )
 
 
 def add_commands(sub: Any) -> None:
     from stateledger.interfaces.cli import add_command_groups
 
-    bench = sub.add_parser("bench", help="run a benchmark (perf, ledger, state, locomo)")
+    bench = sub.add_parser("bench", help="run a benchmark (perf, ledger, state, locomo, external)")
     bsub = bench.add_subparsers(dest="bench", required=True, metavar="BENCH")
 
     p = bsub.add_parser("perf", help="add throughput and search latency for one user")

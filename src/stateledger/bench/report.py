@@ -121,3 +121,72 @@ def write_locomo_report(payload: dict[str, Any], out: Path, command: str) -> lis
                for n, c in systems.items()}, label)
         pngs.append(png)
     return [md, js, *pngs]
+
+
+BEAM_RATES = ("from_updated", "stale", "other", "abstained")
+
+
+def write_external_report(payload: dict[str, Any], out: Path, command: str) -> list[Path]:
+    """``external_<suite>.md``, ``.json`` and ``.png`` for ``bench external``.
+
+    BEAM: one table overall and one per split (train / val), so a trained policy is judged on
+    the chats it never saw. GoodAI: the pass rate per test type; the filler note says whether
+    unrelated turns were interleaved at all, since without them the test is much easier.
+    """
+    out.mkdir(parents=True, exist_ok=True)
+    suite = str(payload["suite"])
+    systems: dict[str, dict[str, Any]] = payload["systems"]
+    info = payload.get("info", {})
+    run = (f"top-k {info.get('k')}; {info.get('turns')} turns replayed, "
+           f"{info.get('questions')} questions; wall {info.get('wall_s')} s (embedding "
+           f"{info.get('embed_s')} s, {info.get('texts_embedded')} texts); network attempts: "
+           f"{info.get('network_attempts', 'not checked')}.")
+    if suite == "beam":
+        lines = ["# External bench: BEAM knowledge updates", "", f"Command: `{command}`", "",
+                 f"{info.get('chats')} chats (val: {info.get('chat_ids', {}).get('val')}); "
+                 + run, "",
+                 "Outcome of each question from the provenance of the evidence the answer "
+                 "came from: the updated message, the original (stale) one, another, or no "
+                 "answer.", ""]
+        cols = [*BEAM_RATES, "n", "updated_in_evidence", "add_errors", "replay_s", "answer_s"]
+        lines += _table(["system", *cols], [[n, *[m.get(c) for c in cols]]
+                                            for n, m in systems.items()])
+        for split in ("train", "val"):
+            lines += ["", f"## {split} chats", ""]
+            lines += _table(["system", *BEAM_RATES, "n"],
+                            [[n, *[m[split].get(c) for c in (*BEAM_RATES, "n")]]
+                             for n, m in systems.items()])
+        groups: Sequence[str] = BEAM_RATES
+        series: dict[str, Sequence[float]] = {n: [float(m[c]) for c in BEAM_RATES]
+                                              for n, m in systems.items()}
+        title, ylabel = "BEAM knowledge update: where the answer came from", "rate"
+    else:
+        kinds = list(info.get("tests", {}))
+        lines = ["# External bench: GoodAI LTM state tests", "", f"Command: `{command}`", "",
+                 f"Tests (deduplicated): {info.get('tests')}, from {info.get('definitions')} "
+                 f"definition files; {info.get('filler')} filler turns between script lines "
+                 f"(seed {info.get('seed')}): {info.get('filler_note')}. " + run, "",
+                 f"Pass rate per type; `pass_rate` is over the target types "
+                 f"{info.get('target_types')}.", ""]
+        cols = ["pass_rate", *kinds, "add_errors", "replay_s", "answer_s"]
+        rows = [[n, m["pass_rate"], *[m["types"].get(t, {}).get("pass_rate") for t in kinds],
+                 m.get("add_errors"), m.get("replay_s"), m.get("answer_s")]
+                for n, m in systems.items()]
+        lines += _table(["system", *cols], rows)
+        lines.append("")
+        lines.append("Tests per type: " + ", ".join(
+            f"{t} {next(iter(systems.values()), {}).get('types', {}).get(t, {}).get('n', 0)}"
+            for t in kinds))
+        groups = kinds
+        series = {n: [float(m["types"].get(t, {}).get("pass_rate", 0.0)) for t in kinds]
+                  for n, m in systems.items()}
+        title, ylabel = "GoodAI LTM state tests: pass rate per type", "pass rate"
+    for name, reason in payload.get("skipped", {}).items():
+        lines += ["", f"Skipped `{name}`: {reason}"]
+    md = out / f"external_{suite}.md"
+    md.write_text("\n".join(lines) + "\n")
+    js = out / f"external_{suite}.json"
+    js.write_text(json.dumps(payload, indent=2) + "\n")
+    png = out / f"external_{suite}.png"
+    _bars(png, title, groups, series, ylabel)
+    return [md, js, png]

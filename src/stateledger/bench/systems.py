@@ -7,6 +7,8 @@ top-k. Rows of the comparison:
 - ``stateledger``: ``Memory`` with the default policy (``memory.default_policy()``);
 - ``stateledger-rules``: ``Memory`` with ``RulePolicy`` explicitly (today the same as the
   default; kept as its own row so a future learned default is compared against it);
+- ``stateledger-learned``: ``Memory`` with the shipped learned policy
+  (``LearnedPolicy.load()``), so the trained model is measured beside the rules;
 - ``append-only``: every turn stored, top-k by cosine similarity, newest first on ties;
 - ``overwrite``: a new turn replaces the most similar stored one when their cosine is at
   least ``OVERWRITE_SIMILARITY`` (the Sentry topic threshold of DESIGN section 2), so the
@@ -16,9 +18,12 @@ top-k. Rows of the comparison:
 
 Answers. The stateledger rows answer with the deterministic resolver; what is scored is the
 slot value of the evidence it used (``Answer.value``) when there is one, else the record text
-it returned. The other rows have no values: their answerer returns the text of their top
-evidence item. The value-less rows store and return turns as ``"Name: text"`` (the speaker
-label A-TMA's adapters give turn-based hosts), so they can tell who said what.
+it returned; the prediction also carries the evidence item the answer came from (``used``) and
+the full answer text (``answer_text``: ``Answer.text`` plus the value), for benches that score
+provenance or look for several values in one answer. The other rows have no values: their
+answerer returns the text of their top evidence item. The value-less rows store and return
+turns as ``"Name: text"`` (the speaker label A-TMA's adapters give turn-based hosts), so they
+can tell who said what.
 """
 
 from __future__ import annotations
@@ -32,6 +37,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from stateledger.bench.locomo_data import Turn
+from stateledger.core.model import Evidence
 from stateledger.errors import MissingDependencyError
 from stateledger.models.embedder import DIM, Embedder
 
@@ -84,6 +90,8 @@ class Prediction:
     text: str  # what is scored
     found: bool  # False when the system abstained
     evidence: tuple[EvidenceRow, ...]
+    used: EvidenceRow | None = None  # the evidence the answer came from (stateledger rows)
+    answer_text: str | None = None  # the whole answer, value included (stateledger rows)
 
 
 @dataclass(frozen=True)
@@ -141,12 +149,11 @@ class StateLedgerSystem:
 
     def answer(self, question: str, user: str, k: int) -> Prediction:
         ans = self.memory.answer(question, user_key(user), k=k)
-        evidence = tuple(
-            EvidenceRow(e.record.text, e.record.provenance, e.label.value, e.record.value)
-            for e in ans.evidence
-        )
+        evidence = tuple(_row(e) for e in ans.evidence)
         text = (ans.value or ans.text) if ans.found else ans.text
-        return Prediction(text, ans.found, evidence)
+        full = ans.text if ans.value is None else f"{ans.text} {ans.value}"
+        used = _row(ans.used) if ans.used is not None else None
+        return Prediction(text, ans.found, evidence, used, full)
 
     def bank(self, user: str) -> list[BankRow]:
         rows = self.memory.store.records(user_key(user), None)
@@ -158,6 +165,11 @@ class StateLedgerSystem:
 
     def close(self) -> None:
         self.memory.close()
+
+
+def _row(ev: Evidence) -> EvidenceRow:
+    """A stateledger ``Evidence`` as an ``EvidenceRow``."""
+    return EvidenceRow(ev.record.text, ev.record.provenance, ev.label.value, ev.record.value)
 
 
 # --- value-less vector memories ----------------------------------------------------------------
@@ -270,6 +282,12 @@ def _stateledger_rules(emb: SharedEmbedder) -> BenchSystem:
     return StateLedgerSystem(emb, policy=RulePolicy())
 
 
+def _stateledger_learned(emb: SharedEmbedder) -> BenchSystem:
+    from stateledger.models.ledger_policy import LearnedPolicy
+
+    return StateLedgerSystem(emb, policy=LearnedPolicy.load(embedder=emb))
+
+
 def _mem0_overlay(emb: SharedEmbedder) -> BenchSystem:
     from stateledger.hosts.mem0 import Mem0Host
     from stateledger.memory import default_policy
@@ -280,6 +298,7 @@ def _mem0_overlay(emb: SharedEmbedder) -> BenchSystem:
 SYSTEMS: dict[str, SystemFactory] = {
     "stateledger": _stateledger,
     "stateledger-rules": _stateledger_rules,
+    "stateledger-learned": _stateledger_learned,
     "append-only": lambda emb: VectorMemory(emb),
     "overwrite": lambda emb: VectorMemory(emb, overwrite_at=OVERWRITE_SIMILARITY),
     "mem0": Mem0System,
