@@ -18,6 +18,14 @@ Relation kinds on accepted writes: ``transition`` makes the new record a transit
 linked evolves_from/evolves_to with its target; ``coexist`` and ``scoped_exception`` keep the
 target active and link the two; ``supersede`` (implied by revise) links supersedes/superseded_by.
 
+Backfill (append with relation ``backfill``): a statement about an *earlier* state of a fact
+goes straight to history as ``superseded``. With a target (a state of the same fact that
+began later), it is placed in the chain by time: the earliest state after it (walking back
+from the target along ``supersedes`` links the state knows) supersedes it, its validity
+ends where that state begins, and a state before it ends where it begins. Without a target
+it is a past state with nothing known after it (valid from and to the time it was said).
+The live state never changes.
+
 Pending resolution: an append or revise with ``resolves_id`` confirms a pending record (the
 new record verifies it, the pending record moves to history as superseded); a reject_conflict with
 ``resolves_id`` denies it (the pending record moves to history as rejected and the still
@@ -61,9 +69,12 @@ def _placed(candidate: Record, status: Status) -> Record:
 def execute(decision: Decision, candidate: Record, state: Mapping[str, Record]) -> Diff:
     """Apply ``decision`` for ``candidate`` to ``state`` (the records it may touch, by id).
 
-    ``candidate`` is the new statement as a Record (its status and ledger are set here).
-    Raises ExecutionError when the decision is not applicable; the state is never mutated.
+    ``candidate`` is the new statement as a Record (its status and ledger are set here; its
+    value too when the decision computed one). Raises ExecutionError when the decision is
+    not applicable; the state is never mutated.
     """
+    if decision.value is not None:
+        candidate = candidate.with_changes(value=decision.value)
     action = decision.action
     target = _lookup(decision.target_id, state, "target")
     resolves = _lookup(decision.resolves_id, state, "pending record")
@@ -75,7 +86,7 @@ def execute(decision: Decision, candidate: Record, state: Mapping[str, Record]) 
     if target is not None and action is not Action.NOOP and target.status not in (
         Status.ACTIVE,
         Status.TRANSITION,
-    ):
+    ) and decision.relation is not Relation.BACKFILL:
         raise ExecutionError(
             f"action {action.value} needs a live target; {target.id} is {target.status.value}"
         )
@@ -111,6 +122,10 @@ def execute(decision: Decision, candidate: Record, state: Mapping[str, Record]) 
         return Diff(inserts=(new,), links=(Link(new.id, target.id, LinkType.CONTRADICTS),))
 
     relation = decision.relation
+    if relation is Relation.BACKFILL:
+        if action is not Action.APPEND or resolves is not None:
+            raise ExecutionError("a backfill is an append that resolves nothing")
+        return _backfill(candidate, target, state)
     status = Status.TRANSITION if relation is Relation.TRANSITION else Status.ACTIVE
     new = _placed(candidate, status)
     updates: list[StatusChange] = []
@@ -137,6 +152,37 @@ def execute(decision: Decision, candidate: Record, state: Mapping[str, Record]) 
         raise ExecutionError(f"relation {relation.value} needs a target record")
 
     return Diff(inserts=(new,), updates=tuple(updates), links=tuple(links))
+
+
+def _backfill(candidate: Record, target: Record | None, state: Mapping[str, Record]) -> Diff:
+    """File an earlier state into history, between the states around it in time."""
+    at = candidate.valid_from
+    if target is None:
+        return Diff(inserts=(_past(candidate, at),))
+    if target.valid_from <= at:
+        raise ExecutionError(f"a backfill must be older than its target {target.id}")
+    successor = target
+    while True:  # walk back to the earliest known state that began after the candidate
+        earlier = [state[i] for i in successor.linked(LinkType.SUPERSEDES) if i in state]
+        later = [r for r in earlier if r.valid_from > at]
+        if not later:
+            break
+        successor = max(later, key=lambda r: r.valid_from)
+    new = _past(candidate, successor.valid_from)
+    updates: list[StatusChange] = []
+    links = [Link(successor.id, new.id, LinkType.SUPERSEDES)]
+    before = [state[i] for i in successor.linked(LinkType.SUPERSEDES)
+              if i in state and state[i].valid_from <= at]
+    if before:
+        prev = max(before, key=lambda r: r.valid_from)
+        updates.append(_change(prev, prev.status, at))
+        links.append(Link(new.id, prev.id, LinkType.SUPERSEDES))
+    return Diff(inserts=(new,), updates=tuple(updates), links=tuple(links))
+
+
+def _past(candidate: Record, valid_to: datetime) -> Record:
+    return candidate.with_changes(status=Status.SUPERSEDED, ledger=LEDGER_OF_STATUS[
+        Status.SUPERSEDED], links=(), valid_to=valid_to)
 
 
 def _lookup(record_id: str | None, state: Mapping[str, Record], what: str) -> Record | None:

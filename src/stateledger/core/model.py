@@ -33,6 +33,9 @@ class Relation(enum.StrEnum):
     TRANSITION = "transition"
     COEXIST = "coexist"
     SCOPED_EXCEPTION = "scoped_exception"
+    # An earlier state of a fact, said late (a backdated import, "I used to live in Boston"):
+    # appended straight into history, placed in the fact's chain by its time.
+    BACKFILL = "backfill"
 
 
 class Status(enum.StrEnum):
@@ -202,6 +205,7 @@ class Decision:
     rho: float = 0.0
     confidence: float = 1.0
     reason: str = ""
+    value: str | None = None  # the new record's value when the policy computed it (a count)
 
 
 @dataclass(frozen=True)

@@ -6,11 +6,12 @@ never changes state: the executor applies the decision and the store commits it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from stateledger.core.model import Decision, Record, Source
+from stateledger.core.quantity import Quantity
 
 
 @dataclass(frozen=True)
@@ -37,6 +38,11 @@ class Statement:
     chitchat: bool  # no state content at all
     confirms: bool  # "it's official", "I did take it"
     denies: bool  # "I turned it down", "didn't happen"
+    # A counted-item update ("another 2 leeks", "remove 1 steak"), see core.quantity.
+    quantity: Quantity | None = None
+    # The statement's sentence embedding (the write path computed it anyway); models that
+    # read the statement's meaning take it from here.
+    embedding: Any = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -48,6 +54,9 @@ class Candidate:
     topic: float | None = None  # Sentry topic agreement, when a Sentry gate ran
     logic: float | None = None  # Sentry logic compatibility
     gated: bool = True  # passed the Sentry gate (always True without a gate)
+    # Probabilities over core.open_world.RELATIONS (unrelated, same, update, end, coexist)
+    # of how the statement relates to this record, when a relation model ran.
+    relation: tuple[float, ...] | None = None
 
 
 @runtime_checkable

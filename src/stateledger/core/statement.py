@@ -9,6 +9,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from stateledger.core import quantity
 from stateledger.core.cues import analyse
 from stateledger.core.model import Ledger, Record, Source, Status
 from stateledger.core.policy import Statement, reliability
@@ -44,6 +45,7 @@ def analyse_statement(
         chitchat=cues.chitchat,
         confirms=cues.confirms,
         denies=cues.denies,
+        quantity=quantity.parse(text),
     )
 
 

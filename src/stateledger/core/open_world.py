@@ -1,0 +1,205 @@
+"""The open-world decision: which transaction a statement is, from learned judgements.
+
+Pure logic, no model: the caller (``models.open_world.OpenWorldPolicy``) supplies the
+statement's ``Stance`` (is it a fact at all, hedged, reported, about the past, a change in
+progress) and, on each candidate, the probabilities of its relation to the statement
+(``Candidate.relation`` over ``RELATIONS``). No slot name gates anything: a statement about
+an attribute no pattern knows revises the record it updates when the relation model says
+so. The rules, first match wins:
+
+1. Not a fact (a question, chit-chat, a request to the assistant): **noop**. A counted-item
+   update ("another 2 leeks", ``core.quantity``) **revises** the item's live count by exact
+   arithmetic (or **appends** the item; removing an item not on the list is a **noop**).
+2. Of the candidates about the same subject that are live or pending, the one most likely
+   related (``1 - p(unrelated)`` at least ``related_min``) is the target.
+3. A pending claim as the target: a restatement of its value confirms it (**revise** the
+   live state of that variable, found among the candidates, else **append**); an ending
+   ("I turned the offer down") denies it (**reject_conflict**). A hedged or reported
+   statement resolves nothing. Another value leaves the claim waiting and is decided
+   against the live state.
+4. A live target, by the most likely relation:
+   - ``same``: **noop** (a restatement), unless the statement puts it in the past ("I used
+     to live in Lyon" while Lyon is live): then it ends the state;
+   - ``update`` / ``end``: an older statement, or one about the past, is **backfilled** into
+     the fact's history by its time; hedged -> **defer_verify**; someone else's claim
+     against the user's own word, or a much less reliable source -> **reject_conflict**; a
+     change in progress -> **append** as a transition; else **revise** (the old state
+     retires to history; for an ending the new record says it stopped);
+   - ``coexist``: **append** linked ``coexists`` (hedged or someone else's claim:
+     **defer_verify**);
+   - a statement that limits the scope of the state ("except fish on Fridays") is
+     **appended** as a scoped exception instead of replacing it.
+5. Nothing related: a past state -> **backfill** with no successor; hedged or reported ->
+   **defer_verify** (pending, nothing to contradict); else **append**.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from stateledger.core.model import LIVE, Action, Decision, Record, Relation, Source, Status
+from stateledger.core.policy import Candidate, Statement, reliability
+from stateledger.core.quantity import Quantity, applied, count_of
+
+RELATIONS: tuple[str, ...] = ("unrelated", "same", "update", "end", "coexist")
+UNRELATED, SAME, UPDATE, END, COEXIST = range(len(RELATIONS))
+
+
+@dataclass(frozen=True)
+class Stance:
+    """Probabilities that a statement is each of these (independent, not a distribution)."""
+
+    fact: float
+    question: float = 0.0
+    hedged: float = 0.0
+    reported: float = 0.0
+    past: float = 0.0
+    transition: float = 0.0
+    correction: float = 0.0
+    ending: float = 0.0
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    related_min: float = 0.5  # least p(related) for a candidate to be the target
+    stance: float = 0.5  # a stance counts when its probability reaches this
+    reject_rho: float = -0.15  # a conflict from a source this much less reliable is rejected
+
+
+def _relayed(st: Statement) -> bool:
+    """Someone other than the user asserting something about the user."""
+    return st.subject == "user" and st.source in (Source.THIRD_PARTY, Source.ASSISTANT)
+
+
+def decide_open_world(st: Statement, stance: Stance, candidates: Sequence[Candidate],
+                      limits: Thresholds | None = None) -> Decision:
+    """The decision for ``st`` (see the module doc for the rules)."""
+    t = limits or Thresholds()
+    if st.question or (stance.question >= t.stance and stance.fact < t.stance):
+        return Decision(Action.NOOP, reason="a question states no fact")
+    if st.quantity is not None:  # "add 2 leeks to my list" is a request and a state change
+        return _counted(st, st.quantity, candidates)
+    if stance.fact < t.stance:
+        return Decision(Action.NOOP, confidence=1.0 - stance.fact,
+                        reason="no state content (chit-chat or a request)")
+    hedged = stance.hedged >= t.stance
+    reported = st.reported or _relayed(st) or stance.reported >= t.stance
+    past = stance.past >= t.stance
+    transition = st.transition or stance.transition >= t.stance
+    r_new = reliability(st.source, hedged=hedged, reported=reported)
+
+    related = sorted(
+        ((1.0 - c.relation[UNRELATED], c) for c in candidates
+         if c.relation is not None and c.record.subject == st.subject
+         and (c.record.status in LIVE or c.record.status is Status.PENDING)),
+        key=lambda pc: (pc[0], pc[1].similarity), reverse=True)
+    related = [(p, c) for p, c in related if p >= t.related_min]
+    live = [c for _, c in related if c.record.status in LIVE]
+
+    every_live = [c for c in candidates
+                  if c.record.subject == st.subject and c.record.status in LIVE]
+    for p, c in related:
+        if c.record.status is Status.PENDING and not hedged and not reported:
+            decided = _resolve_pending(st, c, live, every_live, r_new, p)
+            if decided is not None:
+                return decided
+    if live:
+        return _against_live(st, live[0], r_new, hedged=hedged, reported=reported, past=past,
+                             transition=transition, limits=t)
+    if past:
+        return Decision(Action.APPEND, Relation.BACKFILL, rho=r_new,
+                        reason="a past state with no known successor: filed in history")
+    if hedged or reported:
+        return Decision(Action.DEFER_VERIFY, rho=r_new - 0.5,
+                        reason="unconfirmed claim (hedged or reported); kept pending")
+    return Decision(Action.APPEND, rho=r_new, reason="new fact, no related record")
+
+
+def _counted(st: Statement, q: Quantity, candidates: Sequence[Candidate]) -> Decision:
+    """A counted-item update: the item's live count changes by exact arithmetic."""
+    counted = [c for c in candidates
+               if c.record.subject == st.subject and c.record.status in LIVE
+               and (held := count_of(c.record.value)) is not None and held[1] == q.item]
+    if counted:
+        old = max(counted, key=lambda c: c.record.valid_from).record
+        before = count_of(old.value)
+        assert before is not None
+        after = applied(q, before[0])
+        return Decision(Action.REVISE, Relation.SUPERSEDE, old.id, value=f"{after} {q.item}",
+                        reason=f"{q.op} {q.n} {q.item}: {before[0]} -> {after}")
+    if q.op == "remove":
+        return Decision(Action.NOOP, reason=f"removes {q.item}, which is not on the list")
+    return Decision(Action.APPEND, value=q.value, reason=f"{q.n} {q.item} on the list")
+
+
+def _kind(c: Candidate) -> int:
+    assert c.relation is not None
+    return max((SAME, UPDATE, END, COEXIST), key=lambda k: c.relation[k])  # type: ignore[index]
+
+
+def _resolve_pending(st: Statement, pending: Candidate, live: list[Candidate],
+                     every_live: list[Candidate], r_new: float, p: float) -> Decision | None:
+    kind = _kind(pending)
+    claim = pending.record
+    # The live state of the claim's variable: the one the statement would replace, else the
+    # one the claim contradicted when it was made (it may have been revised since).
+    updated = [c for c in live if _kind(c) in (UPDATE, END)]
+    contradicted = [c for c in every_live if c.record.id in claim.linked()]
+    chosen = updated or contradicted
+    target = chosen[0] if chosen else None
+    if kind == SAME or (st.confirms and kind != END):
+        action = Action.REVISE if target is not None else Action.APPEND
+        return Decision(action, Relation.SUPERSEDE if target else Relation.NONE,
+                        target.record.id if target else None, claim.id,
+                        rho=r_new - (target.record.confidence if target else 0.0),
+                        confidence=p, reason=f"confirms the pending claim {claim.id}")
+    if kind == END or st.denies:
+        return Decision(Action.REJECT_CONFLICT, Relation.NONE,
+                        target.record.id if target else None, claim.id, rho=-r_new,
+                        confidence=p, reason=f"denies the pending claim {claim.id}")
+    return None
+
+
+def _against_live(st: Statement, c: Candidate, r_new: float, *, hedged: bool, reported: bool,
+                  past: bool, transition: bool, limits: Thresholds) -> Decision:
+    old: Record = c.record
+    assert c.relation is not None
+    kind = _kind(c)
+    p = c.relation[kind]
+    rho = r_new - old.confidence
+    what = f"'{old.text[:60]}'"
+    if kind == SAME and not past:
+        return Decision(Action.NOOP, target_id=old.id, confidence=p,
+                        reason=f"restates the live record {what}")
+    if st.scoped and kind in (UPDATE, COEXIST) and not (hedged or reported):
+        return Decision(Action.APPEND, Relation.SCOPED_EXCEPTION, old.id, rho=rho,
+                        confidence=p, reason=f"a scoped exception to {what}")
+    if kind == COEXIST:
+        if reported:
+            return Decision(Action.DEFER_VERIFY, target_id=old.id, rho=rho, confidence=p,
+                            reason=f"someone else's claim of a value beside {what}; pending")
+        if hedged:
+            return Decision(Action.DEFER_VERIFY, rho=r_new - 0.5, confidence=p,
+                            reason=f"hedged extra value beside {what}; kept pending")
+        return Decision(Action.APPEND, Relation.COEXIST, old.id, rho=rho, confidence=p,
+                        reason=f"another value beside {what}")
+    ending = kind in (END, SAME)
+    change = "ends" if ending else "updates"
+    if st.at < old.valid_from or (past and kind == UPDATE):
+        return Decision(Action.APPEND, Relation.BACKFILL, old.id, rho=rho, confidence=p,
+                        reason=f"an earlier state of {what}: filed in its history by time")
+    if hedged:
+        return Decision(Action.DEFER_VERIFY, target_id=old.id, rho=rho, confidence=p,
+                        reason=f"hedged statement {change} {what}; kept pending")
+    if reported and old.source is Source.USER:
+        return Decision(Action.REJECT_CONFLICT, target_id=old.id, rho=rho, confidence=p,
+                        reason=f"someone else's claim contradicts the user's own {what}")
+    if rho < limits.reject_rho:
+        return Decision(Action.REJECT_CONFLICT, target_id=old.id, rho=rho, confidence=p,
+                        reason=f"less reliable source than {what}")
+    if transition and not ending:
+        return Decision(Action.APPEND, Relation.TRANSITION, old.id, rho=rho, confidence=p,
+                        reason=f"change of {what} in progress; the old state stays live")
+    return Decision(Action.REVISE, Relation.SUPERSEDE, old.id, rho=max(rho, 0.05),
+                    confidence=p, reason=f"newer first-hand statement {change} {what}")

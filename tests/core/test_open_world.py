@@ -1,0 +1,151 @@
+"""The open-world decision rules (pure): given a stance and relation probabilities, which
+transaction; and the executor's backfill that files an earlier state by time."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from stateledger.core.executor import apply_diff, execute
+from stateledger.core.invariants import check_invariants
+from stateledger.core.model import (
+    LEDGER_OF_STATUS,
+    Action,
+    Decision,
+    Link,
+    LinkType,
+    Record,
+    Relation,
+    Source,
+    Status,
+)
+from stateledger.core.open_world import RELATIONS, Stance, decide_open_world
+from stateledger.core.policy import Candidate, Statement
+
+T0 = datetime(2024, 1, 1, tzinfo=UTC)
+FACT = Stance(fact=0.95)
+
+
+def record(rid: str, text: str, *, status: Status = Status.ACTIVE, at: datetime = T0,
+           subject: str = "user", source: Source = Source.USER, **kw: Any) -> Record:
+    return Record(id=rid, user_id="u", text=text, subject=subject, slot=None, value=None,
+                  source=source, confidence=0.9 if source is Source.USER else 0.5,
+                  valid_from=at, valid_to=kw.pop("valid_to", None), recorded_at=at,
+                  status=status, ledger=LEDGER_OF_STATUS[status], **kw)
+
+
+def statement(text: str, *, at: datetime = T0 + timedelta(days=30), **kw: Any) -> Statement:
+    fields: dict[str, Any] = dict(
+        text=text, source=Source.USER, speaker=None, at=at, subject="user", slot=None,
+        value=None, single_valued=True, retracts=None, first_person=True, hedged=False,
+        negated=False, reported=False, transition=False, coexist=False, scoped=False,
+        question=False, chitchat=False, confirms=False, denies=False)
+    fields.update(kw)
+    return Statement(**fields)
+
+
+def cand(rec: Record, relation: str, p: float = 0.9, sim: float = 0.6) -> Candidate:
+    probs = [(1.0 - p) / (len(RELATIONS) - 1)] * len(RELATIONS)
+    probs[RELATIONS.index(relation)] = p
+    return Candidate(rec, sim, relation=tuple(probs))
+
+
+DB = record("db", "our project uses PostgreSQL")
+
+
+def test_no_fact_and_questions_are_noops() -> None:
+    assert decide_open_world(statement("tell me a joke about lawyers"), Stance(fact=0.1),
+                             [cand(DB, "update")]).action is Action.NOOP
+    assert decide_open_world(statement("which database do we use?", question=True), FACT,
+                             [cand(DB, "same")]).action is Action.NOOP
+
+
+def test_an_update_of_an_attribute_no_pattern_names_revises_it() -> None:
+    d = decide_open_world(statement("we migrated to MySQL"), FACT, [cand(DB, "update")])
+    assert (d.action, d.relation, d.target_id) == (Action.REVISE, Relation.SUPERSEDE, "db")
+
+
+def test_restatement_ending_and_addition() -> None:
+    assert decide_open_world(statement("still on Postgres"), FACT,
+                             [cand(DB, "same")]).action is Action.NOOP
+    d = decide_open_world(statement("we dropped the database entirely"), FACT,
+                          [cand(DB, "end")])
+    assert (d.action, d.target_id) == (Action.REVISE, "db")
+    pet = record("pet", "I have a dog named Rex")
+    d = decide_open_world(statement("I also got a cat, Miso"), FACT, [cand(pet, "coexist")])
+    assert (d.action, d.relation, d.target_id) == (Action.APPEND, Relation.COEXIST, "pet")
+
+
+def test_unrelated_or_weak_candidates_give_a_plain_append() -> None:
+    d = decide_open_world(statement("I started learning the cello"), FACT,
+                          [cand(DB, "unrelated"),
+                           Candidate(DB, 0.7, relation=(0.6, 0.0, 0.4, 0.0, 0.0))])
+    assert (d.action, d.target_id) == (Action.APPEND, None)
+
+
+def test_someone_elses_record_is_never_the_target() -> None:
+    brother = record("b", "my brother lives in Denver", subject="brother")
+    d = decide_open_world(statement("I moved to Austin"), FACT, [cand(brother, "update")])
+    assert (d.action, d.target_id) == (Action.APPEND, None)
+
+
+def test_stances_hedged_reported_transition_past() -> None:
+    hedged = decide_open_world(statement("we might move to MySQL"), Stance(0.9, hedged=0.9),
+                               [cand(DB, "update")])
+    assert (hedged.action, hedged.target_id) == (Action.DEFER_VERIFY, "db")
+    claim = decide_open_world(statement("Sam says we use MySQL"), Stance(0.9, reported=0.9),
+                              [cand(DB, "update")])
+    assert (claim.action, claim.target_id) == (Action.REJECT_CONFLICT, "db")
+    moving = decide_open_world(statement("we are halfway through moving to MySQL"),
+                               Stance(0.9, transition=0.8), [cand(DB, "update")])
+    assert (moving.action, moving.relation) == (Action.APPEND, Relation.TRANSITION)
+    past = decide_open_world(statement("we used to run Oracle"), Stance(0.9, past=0.9),
+                             [cand(DB, "update")])
+    assert (past.action, past.relation, past.target_id) == (Action.APPEND, Relation.BACKFILL,
+                                                             "db")
+    lone_past = decide_open_world(statement("I used to live in Lyon"), Stance(0.9, past=0.9),
+                                  [])
+    assert (lone_past.action, lone_past.relation) == (Action.APPEND, Relation.BACKFILL)
+
+
+def test_an_older_statement_is_backfilled_not_deferred() -> None:
+    old = statement("we ran on MongoDB back then", at=T0 - timedelta(days=200))
+    d = decide_open_world(old, FACT, [cand(DB, "update")])
+    assert (d.action, d.relation, d.target_id) == (Action.APPEND, Relation.BACKFILL, "db")
+
+
+def test_a_pending_claim_is_confirmed_against_the_state_live_now() -> None:
+    """Globex -> might take Stripe -> Hooli -> Stripe: confirming Stripe retires Hooli (the
+    state live now), not Globex, which the claim contradicted when it was made."""
+    globex = record("globex", "I work at Globex", status=Status.SUPERSEDED)
+    hooli = record("hooli", "I work at Hooli now", at=T0 + timedelta(days=10))
+    claim = record("stripe", "I might take a job at Stripe", status=Status.PENDING,
+                   links=(Link("stripe", "globex", LinkType.CONTRADICTS),))
+    d = decide_open_world(statement("I work at Stripe now"), FACT,
+                          [cand(hooli, "update"), cand(claim, "same", p=0.95)])
+    assert (d.action, d.target_id, d.resolves_id) == (Action.REVISE, "hooli", "stripe")
+    del globex
+    denied = decide_open_world(statement("I turned the Stripe offer down"), FACT,
+                               [cand(hooli, "unrelated"), cand(claim, "end")])
+    assert (denied.action, denied.resolves_id) == (Action.REJECT_CONFLICT, "stripe")
+
+
+def test_backfill_places_an_earlier_state_between_its_neighbours() -> None:
+    t = [T0 + timedelta(days=d) for d in (0, 100, 200)]
+    first = record("a", "I lived in Boston", status=Status.SUPERSEDED, at=t[0],
+                   valid_to=t[2], links=(Link("a", "c", LinkType.SUPERSEDED_BY),))
+    live = record("c", "I live in Denver", at=t[2], links=(Link("c", "a", LinkType.SUPERSEDES),))
+    middle = record("b", "I lived in Chicago", at=t[1])
+    state = {r.id: r for r in (first, live)}
+    diff = execute(Decision(Action.APPEND, Relation.BACKFILL, "c"), middle, state)
+    after = apply_diff(state, diff)
+    new = after["b"]
+    assert (new.status, new.valid_from, new.valid_to) == (Status.SUPERSEDED, t[1], t[2])
+    assert after["a"].valid_to == t[1]
+    assert after["c"].status is Status.ACTIVE  # the live state never changes
+    assert set(after["c"].linked(LinkType.SUPERSEDES)) == {"a", "b"}
+    assert after["b"].linked(LinkType.SUPERSEDES) == ["a"]
+    assert not check_invariants(list(after.values()))
+    lone = execute(Decision(Action.APPEND, Relation.BACKFILL), replace(middle, id="d"), {})
+    assert lone.inserts[0].status is Status.SUPERSEDED and lone.inserts[0].valid_to == t[1]
