@@ -16,7 +16,7 @@ def test_sentences_split_but_abbreviations_decimals_and_versions_do_not() -> Non
     got = texts("We moved to Lisbon in May. Dr. Okafor is our GP now! The API runs v2.3.1 "
                 "and the dog weighs 3.5 kg. Can you suggest a vet?")
     assert got == ["We moved to Lisbon in May.", "Dr. Okafor is our GP now!",
-                   "The API runs v2.3.1 and the dog weighs 3.5 kg.", "Can you suggest a vet?"]
+                   "The API runs v2.3.1", "the dog weighs 3.5 kg.", "Can you suggest a vet?"]
 
 
 def test_code_blocks_are_context_not_statements() -> None:
@@ -34,9 +34,16 @@ def test_list_items_and_lines_are_separate_statements() -> None:
                    "the team grew to 9 people"]
 
 
-def test_a_run_on_request_is_cut_at_clause_joints_only_when_long() -> None:
-    short = "I live in Austin, but I work in Dallas"
-    assert texts(short) == [short]
+def test_two_facts_joined_by_a_conjunction_are_two_statements() -> None:
+    assert texts("I work at Google and my wife works at Stripe.") == [
+        "I work at Google", "my wife works at Stripe."]
+    for whole in ("I live in Austin, but I work in Dallas",  # short: one statement
+                  "I live in Portland with my dog Rex and my two cats.",  # no second clause
+                  "My sister and I moved to Austin last year and we love it."):
+        assert texts(whole) == [whole]
+
+
+def test_a_run_on_request_is_cut_at_clause_joints() -> None:
     run_on = ("I'm tuning the search service, which got faster after we added the new index "
               "last week, but I want to make sure the cache settings are right for production "
               "traffic, so I'm reading the docs again - can you help me review the config?")
@@ -44,6 +51,7 @@ def test_a_run_on_request_is_cut_at_clause_joints_only_when_long() -> None:
     assert len(got) >= 3
     assert got[0].startswith("I'm tuning the search service, which got faster")
     assert got[-1] == "can you help me review the config?"
+    assert got[1].startswith("I want to make sure")
 
 
 def test_spans_point_back_into_the_message() -> None:

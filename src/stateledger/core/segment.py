@@ -12,11 +12,12 @@ fact must be decided on its own, against its own candidates, so the message is s
    list bullets; inside a line, sentences end at ``.``, ``!`` or ``?`` followed by a space and
    an upper-case letter, a digit or a quote, except after a known abbreviation ("Dr.",
    "e.g.") or a lone initial. Decimals and versions ("v2.3.1", "3.5 kg") never split.
-3. **Clauses of long sentences.** A sentence over ``LONG_SENTENCE_WORDS`` words (the
-   run-on requests assistants get) is cut at clause joints: ``;``, a dash between spaces,
-   and ``, but`` / ``, and`` / ``, so`` / ``, because`` / ``, although`` / ``, while`` before
-   a new subject, keeping each piece at least ``MIN_CLAUSE_WORDS`` words long so a subject is
-   never cut from its predicate.
+3. **Clauses of longer sentences.** A sentence over ``LONG_SENTENCE_WORDS`` words (two
+   facts joined by "and", the run-on requests assistants get) is cut at clause joints:
+   ``;``, a dash between spaces, and ``but`` / ``and`` / ``so`` / ``because`` /
+   ``although`` / ``while`` before a new subject ("... and the crash rate is down"),
+   keeping each piece at least ``MIN_CLAUSE_WORDS`` words long so a subject is never cut
+   from its predicate ("my sister and I moved" stays whole).
 4. **Bounded pieces.** A piece longer than ``MAX_STATEMENT_CHARS`` is cut at the last space
    before the limit (the embedding model reads ~256 word pieces at most anyway).
 
@@ -28,8 +29,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-LONG_SENTENCE_WORDS = 32
-MIN_CLAUSE_WORDS = 5
+LONG_SENTENCE_WORDS = 9
+MIN_CLAUSE_WORDS = 5  # the piece after a joint: "and my two cats" is no clause
+MIN_HEAD_WORDS = 3  # the piece before it: "I work at Google"
 MAX_STATEMENT_CHARS = 1_200
 
 
@@ -47,6 +49,8 @@ _FENCE = re.compile(r"^[ \t]*(```|~~~)[^\n]*\n.*?(?:^[ \t]*\1[ \t]*$|\Z)", re.M 
 # indented line (a wrapped list item indented by two spaces is not code).
 _INDENTED = re.compile(r"(?:(?<=\n\n)|\A)(?:(?: {4,}|\t)[^\n]*(?:\n|\Z))+")
 _BULLET = re.compile(r"^[ \t]*(?:[-*•+]|\d{1,3}[.)])[ \t]+")
+_LEADING_JOINT = re.compile(r"(?:and|but|so|plus|because|although|though|while|whereas)\s+",
+                            re.I)
 _ABBREVIATIONS = frozenset((
     "mr", "mrs", "ms", "dr", "prof", "sr", "jr", "st", "vs", "etc", "e.g", "i.e", "approx", "no",
     "dept", "est", "fig", "inc", "ltd", "co", "corp", "jan", "feb", "mar", "apr", "jun", "jul",
@@ -55,8 +59,8 @@ _ABBREVIATIONS = frozenset((
 ))
 _SENTENCE_END = re.compile(r"""(?<=[.!?])["')\]]*\s+(?=["'(\[]?[A-Z0-9])""")
 _CLAUSE_JOINT = re.compile(
-    r";\s+|\s+[-–—]\s+|,\s+(?=(?:but|and|so|because|although|though|while|whereas|plus)\s+"
-    r"(?:i|we|i'm|we're|i've|we've|my|our|it|it's|they|he|she|the|this|that|there)\b)",
+    r";\s+|\s+[-–—]\s+|,?\s+(?=(?:but|and|so|because|although|though|while|whereas|plus)\s+"
+    r"(?:i|we|i'm|we're|i've|we've|my|our|it|it's|they|he|she|the|this|that|there)\s+\w)",
     re.I,
 )
 
@@ -102,7 +106,7 @@ def _clauses(piece: Piece) -> list[Piece]:
     text = piece.text
     for m in _CLAUSE_JOINT.finditer(text):
         head, tail = text[start : m.start()], text[m.end() :]
-        if _words(head) >= MIN_CLAUSE_WORDS and _words(tail) >= MIN_CLAUSE_WORDS:
+        if _words(head) >= MIN_HEAD_WORDS and _words(tail) >= MIN_CLAUSE_WORDS:
             out.append(Piece(head, piece.start + start, piece.start + m.start()))
             start = m.end()
     out.append(Piece(text[start:], piece.start + start, piece.end))
@@ -122,15 +126,16 @@ def _bounded(piece: Piece) -> list[Piece]:
 
 
 def _trimmed(piece: Piece) -> Piece | None:
-    """The piece without surrounding whitespace and list bullets; None when nothing with a
-    letter or digit is left."""
+    """The piece without surrounding whitespace, list bullets and a leading conjunction
+    left by a clause cut; None when nothing with a letter or digit is left."""
     text = piece.text
     lead = len(text) - len(text.lstrip())
     text = text.strip()
-    bullet = _BULLET.match(text)
-    if bullet:
-        lead += bullet.end()
-        text = text[bullet.end() :]
+    for rx in (_BULLET, _LEADING_JOINT):
+        m = rx.match(text)
+        if m:
+            lead += m.end()
+            text = text[m.end() :]
     if not re.search(r"\w", text):
         return None
     return Piece(text, piece.start + lead, piece.start + lead + len(text))
