@@ -32,14 +32,15 @@ __all__ = ["SLOT_PATTERNS", "Cues", "Mention", "SlotPattern", "analyse", "kinds"
 # --- subject, source and stance ------------------------------------------------------------
 
 _FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|me|my|mine|we|we're|we've|our|us)\b", re.I)
-_ROLE = (
+ROLE_WORDS = (  # people a user talks about by their relation to them
     r"(?:brother|sister|mom|mother|mum|dad|father|friend|best friend|boss|coworker|co-worker|"
     r"colleague|cousin|son|daughter|neighbou?r|roommate|aunt|uncle|grandma|grandpa|"
-    r"husband|wife|partner|girlfriend|boyfriend|kid|niece|nephew)"
+    r"husband|wife|partner|girlfriend|boyfriend|kid|niece|nephew|manager|teammate|"
+    r"fiance|fiancee|stepmom|stepdad|grandmother|grandfather)"
 )
 _OTHER_SUBJECT = re.compile(
     r"^\s*(?:(?:so|well|oh|hey|yeah|btw|anyway|guess what|fun fact|also)[,!.:]?\s+)*"
-    r"(?:(?:[Mm]y|[Oo]ur)\s+(?P<role>" + _ROLE + r")(?:,?\s+(?P<rname>[A-Z][a-z]+),?)?"
+    r"(?:(?:[Mm]y|[Oo]ur)\s+(?P<role>" + ROLE_WORDS + r")(?:,?\s+(?P<rname>[A-Z][a-z]+),?)?"
     r"|(?P<name>[A-Z][a-z]+))"
     r"(?:'s)?\s+(?:just\s+|finally\s+|recently\s+|also\s+)?"
     r"(?:got|has|have|had|is|was|works|worked|lives|lived|moved|started|joined|bought|adopted|"
@@ -47,7 +48,7 @@ _OTHER_SUBJECT = re.compile(
     r"takes|took|studies|graduated)\b"
 )
 _REPORTED = re.compile(
-    r"\b(?P<who>(?:[Mm]y\s+" + _ROLE + r")|(?-i:[A-Z][a-z]+)|someone|somebody|people|they|he|"
+    r"\b(?P<who>(?:[Mm]y\s+" + ROLE_WORDS + r")|(?-i:[A-Z][a-z]+)|someone|somebody|people|they|he|"
     r"she)\s+"
     r"(?:says|said|told me|tells me|thinks|claims|claimed|mentioned|insists|heard)\s+(?:that\s+)?"
     r"(?P<clause>(?:i|i'm|i've|you|you're|you've)\b.*)",

@@ -22,22 +22,39 @@ Rules (evidence is scanned in packet order; the first match wins):
 - ``neutral``: first ``current memory``; else first ``transition memory``; else a live
   ``transition linked memory``; else first ``retrieved memory``. A neutral question is
   never answered from a retired state alone: with only historical evidence, ``None``.
+
+Open-world answering (``resolve_open``) runs the same rules over a filtered packet: only the
+evidence about the asked person (``core.question.same_subject``) and, when a relevance
+model scored the packet, only the evidence that states the variable asked about. Then time
+decides among the states of that variable, whatever retrieval ranked first: the current
+state is the newest live one; "before" is the one that ended last, or, when an update was
+filed beside its predecessor instead of retiring it, the older of two live states. A
+"when did ..." question answers with the date its state began; "all ..." / "list ..."
+questions with every matching state (current ones; every state when the question asks
+about the past). Nothing left after filtering is "not in memory", never the nearest other
+fact.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 
 from stateledger.core.labels import EVOLUTION_LINKS, check_at
 from stateledger.core.model import Evidence, Label, LinkType, Status, View
 from stateledger.core.profiler import asks_prior_state, profile_query
+from stateledger.core.quantity import count_of
+from stateledger.core.question import asks_all, asks_when, same_subject
 from stateledger.errors import InvalidInputError
 
 NOT_IN_MEMORY = "not in memory"
+RELEVANT = 0.5  # least relevance score for evidence to answer a question
+RELEVANCE_MARGIN = 0.1  # states this close to the best score compete by time
 
 Result = tuple[str | None, Evidence | None, str]
+SameVariable = Callable[[Evidence, Sequence[Evidence]], list[bool]]
 
 
 def _live(ev: Evidence, at: datetime | None) -> bool:
@@ -100,7 +117,8 @@ def _historical(
     return None
 
 
-_EARLIEST = re.compile(r"\b(?:first|originally|initially|at first|to begin with|earliest)\b", re.I)
+_EARLIEST = re.compile(r"\b(?:first|originally|initially|at first|to begin with|earliest|"
+                       r"at the (?:beginning|start)|in the beginning)\b", re.I)
 
 
 def _nearest_past(question: str, top: Evidence, evidence: Sequence[Evidence]
@@ -195,3 +213,127 @@ def resolve(
     if result is None:
         return None, None, f"{view.value} view: no evidence in the requested state"
     return result
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """What ``resolve_open`` found: the answer text, the value (a short answer, when there
+    is one), the evidence used (several for a list), and why."""
+
+    text: str | None
+    value: str | None
+    used: tuple[Evidence, ...]
+    reason: str
+
+
+def resolve_open(
+    question: str,
+    view: View,
+    evidence: Sequence[Evidence],
+    *,
+    subject: str = "user",
+    relevance: Sequence[float] | None = None,
+    same_variable: SameVariable | None = None,
+    at: datetime | None = None,
+) -> Resolution:
+    """Answer ``question`` from the evidence about ``subject`` that states the asked
+    variable (see the module doc); ``relevance`` holds one score per evidence item.
+
+    ``same_variable(anchor, others)`` says which of ``others`` hold the same state variable
+    as ``anchor`` (a relation model); with it, time decides only among the states of the
+    best-scored record's variable (its chain of state links, and the records the model
+    puts beside it), never between two facts that merely both look relevant."""
+    check_at(at)
+    if relevance is not None and len(relevance) != len(evidence):
+        raise InvalidInputError("relevance needs one score per evidence item")
+    kept = [ev for i, ev in enumerate(evidence)
+            if same_subject(subject, "", ev.record.subject, ev.record.text)
+            and (relevance is None or relevance[i] >= RELEVANT)]
+    if not kept:
+        return Resolution(None, None, (), "no evidence about what the question asks")
+    if asks_when(question):
+        return _when(kept, at)
+    if asks_all(question):
+        return _all(question, view, kept, at)
+    if relevance is not None:
+        score = {id(ev): relevance[i] for i, ev in enumerate(evidence)}
+        anchor = max(kept, key=lambda ev: score[id(ev)])
+        if same_variable is not None:
+            chain = _chain_ids(anchor, evidence)
+            linked = [ev for ev in evidence if ev.record.id in chain and ev is not anchor
+                      and same_subject(subject, "", ev.record.subject, ev.record.text)]
+            rest = [ev for ev in kept if ev is not anchor and ev.record.id not in chain]
+            beside = [ev for ev, same in zip(rest, same_variable(anchor, rest), strict=True)
+                      if same]
+            kept = [anchor, *linked, *beside]
+        else:
+            # Without a relation model, time decides among the states scored about as well
+            # as the best one: a newer record that merely mentions the topic must not win.
+            top = score[id(anchor)]
+            kept = [ev for ev in kept if score[id(ev)] >= top - RELEVANCE_MARGIN]
+        ordered = _time_ordered(question, view, kept, at)
+        if ordered is not None:
+            ev, why = ordered
+            return Resolution(ev.record.text, ev.record.value, (ev,), why)
+    text, used, reason = resolve(question, view, kept, at=at)
+    return Resolution(text, used.record.value if used else None, (used,) if used else (),
+                      reason)
+
+
+def _time_ordered(question: str, view: View, kept: Sequence[Evidence], at: datetime | None
+                  ) -> tuple[Evidence, str] | None:
+    """Among evidence that all states the asked variable: the newest live state for a
+    current (or neutral) question; for a "before" question the state that ended last, or
+    the older of the live ones. None for other views (the label rules decide)."""
+    live = [ev for ev in kept if _live(ev, at) or ev.label is Label.CURRENT]
+    if view in (View.CURRENT, View.NEUTRAL) and live:
+        pick = max(live, key=lambda ev: (ev.record.valid_from, ev.record.recorded_at))
+        return pick, "the newest live state of the asked variable"
+    if view is View.HISTORICAL:
+        # A confirmed pending claim (verified_by) never held as a state of its own.
+        held = [ev for ev in kept if not ev.record.linked(LinkType.VERIFIED_BY)]
+        if not held:
+            return None
+        if _EARLIEST.search(question):
+            pick = min(held, key=lambda ev: ev.record.valid_from)
+            return pick, "the earliest state of the asked variable"
+        ended = [ev for ev in held if _past(ev, at)]
+        if ended:
+            pick = max(ended, key=lambda ev: (ev.record.valid_to or ev.record.valid_from,
+                                              ev.record.valid_from))
+            return pick, "the state of the asked variable that ended last"
+        if len(live) >= 2:
+            ordered = sorted(live, key=lambda ev: ev.record.valid_from)
+            return ordered[-2], "the older of the live states of the asked variable"
+    return None
+
+
+def _when(kept: Sequence[Evidence], at: datetime | None) -> Resolution:
+    live = [ev for ev in kept if _live(ev, at)]
+    pick = max(live or kept, key=lambda ev: ev.record.valid_from)
+    day = pick.record.valid_from.date().isoformat()
+    return Resolution(f"{day}: {pick.record.text}", day, (pick,),
+                      "when-question: the date the state began")
+
+
+def _all(question: str, view: View, kept: Sequence[Evidence], at: datetime | None
+         ) -> Resolution:
+    every_state = view is View.HISTORICAL or bool(_EVER.search(question))
+    chosen = [ev for ev in kept if every_state or _live(ev, at) or ev.label is Label.CURRENT]
+    if not chosen:
+        return Resolution(None, None, (), "list question: no matching state")
+    # A counted item shows as its count ("3 leek"); one counted down to zero is gone.
+    chosen = [ev for ev in sorted(chosen, key=lambda ev: ev.record.valid_from)
+              if (count_of(ev.record.value) or (1, ""))[0] > 0]
+    if not chosen:
+        return Resolution(None, None, (), "list question: every counted item is at zero")
+    values = [ev.record.value for ev in chosen if ev.record.value]
+    shown = [ev.record.value if ev.record.value and count_of(ev.record.value) else ev.record.text
+             for ev in chosen]
+    return Resolution("; ".join(shown),
+                      ", ".join(values) if len(values) == len(chosen) else None,
+                      tuple(chosen), f"list question: {len(chosen)} matching state(s)")
+
+
+_EVER = re.compile(r"\b(?:have been|ever|so far|over time|all the \w+ (?:i|we) (?:gave|"
+                   r"told|had))\b", re.I)

@@ -1,0 +1,80 @@
+"""What a question asks for beyond its view: whose state, one value or all, or a date.
+
+Pure functions over the question text (hand-written patterns of English question shapes,
+not of any topic):
+
+- ``question_subject``: the person a question is about: the user ("where do I live"), a
+  role ("where does my brother live" -> ``brother``) or a name ("what does Tom do now" ->
+  ``tom``). A question about someone else is answered from that person's records only.
+- ``asks_when``: "when did I move", "since when", "how long have I ..." ask for the time a
+  state began, not for its value.
+- ``asks_all``: "what have been all the names I gave you", "list my pets", "which languages
+  do I speak" ask for every matching state, not the single best one.
+
+``same_subject`` decides whether two records (or a question and a record) are about the
+same person: equal subjects, or a role one of them names in the other's text ("my brother"
+and "My brother Tom moved to Denver", stored under ``tom``).
+"""
+
+from __future__ import annotations
+
+import re
+
+from stateledger.core.cues import ROLE_WORDS
+
+_ROLE_Q = re.compile(r"\b(?:my|our)\s+(?P<role>" + ROLE_WORDS + r")(?:'s)?\b", re.I)
+# A name in subject position: after an auxiliary ("where does Tom live", "is Ana still
+# ...") or as a possessor ("what is Ana's job"); a capitalised place or brand elsewhere in
+# the question ("when did I move to Seattle") is no subject.
+_NAME_Q = re.compile(r"\b(?:does|did|is|was|has|had|do|will|would|can|are|were)\s+"
+                     r"(?P<name>[A-Z][a-z]+)\b|\b(?P<owner>[A-Z][a-z]+)'s\b")
+_NOT_NAMES = frozenset((
+    "I What Where When Who Whom Why How Which Do Does Did Is Are Was Were Can Could Would Will "
+    "Have Has Had Should Tell Remind Please List Name Give Show Any And Or The My Our Since "
+    "Monday Tuesday Wednesday Thursday Friday Saturday Sunday January February March April May "
+    "June July August September October November December JSON"
+).split())
+_WHEN = re.compile(
+    r"^\s*(?:so\s+|and\s+|remind me\s*,?\s*)?(?:when\s+(?:did|was|were|have|has|had|do|does)|"
+    r"since\s+when|how\s+long\s+(?:have|has|had|ago)|what\s+(?:date|day|time)\s+did|"
+    r"on\s+what\s+date)\b", re.I)
+_ALL = re.compile(
+    r"\b(?:all\s+(?:of\s+)?(?:the|my|our)|every(?:thing)?\s+(?:\w+\s+)?(?:i|we)\s+(?:have|had|"
+    r"gave|told|listed|mentioned)|list\s+(?:all|every|my|our|the)|which\s+\w+\s+(?:do|did|"
+    r"have)\s+(?:i|we)\s+(?:ever\s+)?(?:have|had|own|speak|use|play|take|keep)|"
+    r"what(?:'s| is| are)?\s+(?:on|in)\s+(?:my|our|the)\s+(?:current\s+)?\w*\s*(?:list|cart|"
+    r"basket|queue|backlog)|all\s+(?:the\s+)?names)\b", re.I)
+
+
+def question_subject(question: str, user_name: str | None = None) -> str:
+    """``"user"``, a role word or a lower-cased first name (see the module doc)."""
+    role = _ROLE_Q.search(question)
+    if role is not None:
+        return role.group("role").lower()
+    own = (user_name or "").lower()
+    for m in _NAME_Q.finditer(question):
+        name = m.group("name") or m.group("owner")
+        if name not in _NOT_NAMES and name.lower() != own:
+            return name.lower()
+    return "user"
+
+
+def same_subject(subject: str, text: str, other_subject: str, other_text: str = "") -> bool:
+    """Whether two records (or a question's subject and a record) are about one person."""
+    if subject == other_subject:
+        return True
+    if "user" in (subject, other_subject):
+        return False
+    return _names(subject, other_text) or _names(other_subject, text)
+
+
+def _names(subject: str, text: str) -> bool:
+    return bool(text) and re.search(rf"\b{re.escape(subject)}\b", text, re.I) is not None
+
+
+def asks_when(question: str) -> bool:
+    return _WHEN.search(question) is not None
+
+
+def asks_all(question: str) -> bool:
+    return _ALL.search(question) is not None

@@ -1,0 +1,121 @@
+"""Pure answer helpers: whose question it is, when-/list-questions, counted items, beliefs,
+and the open resolver's relevance filter and time order."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from stateledger.core import quantity
+from stateledger.core.belief import believed, parse_belief
+from stateledger.core.labels import label_for
+from stateledger.core.model import (
+    LEDGER_OF_STATUS,
+    Evidence,
+    Link,
+    LinkType,
+    Record,
+    Source,
+    Status,
+    View,
+)
+from stateledger.core.question import asks_all, asks_when, question_subject, same_subject
+from stateledger.core.resolver import resolve_open
+
+T0 = datetime(2024, 1, 1, tzinfo=UTC)
+
+
+def rec(rid: str, text: str, day: int = 0, status: Status = Status.ACTIVE, **kw: Any) -> Record:
+    fields: dict[str, Any] = dict(
+        id=rid, user_id="u", text=text, subject="user", slot=None, value=None,
+        source=Source.USER, confidence=0.9, valid_from=T0 + timedelta(days=day), valid_to=None,
+        recorded_at=T0, status=status, ledger=LEDGER_OF_STATUS[status])
+    fields.update(kw)
+    return Record(**fields)
+
+
+def ev(*records: Record) -> list[Evidence]:
+    return [Evidence(r, label_for(r), 1.0) for r in records]
+
+
+def test_question_subject_roles_names_and_places() -> None:
+    assert question_subject("Where does my brother live now?") == "brother"
+    assert question_subject("What does Tom do these days?") == "tom"
+    assert question_subject("What is Ana's job?") == "ana"
+    assert question_subject("When did I move to Seattle?") == "user"
+    assert question_subject("Where does Alice live?", user_name="alice") == "user"
+    assert same_subject("brother", "", "tom", "My brother Tom moved to Denver")
+    assert not same_subject("user", "", "tom", "My brother Tom moved to Denver")
+
+
+def test_when_and_list_questions() -> None:
+    assert asks_when("When did I start at Globex?") and asks_when("since when do I live here?")
+    assert not asks_when("Where do I live when I travel?")
+    assert asks_all("What have been all of the names that I have given you?")
+    assert asks_all("What is on my current shopping list?")
+    assert not asks_all("What is my name?")
+
+
+def test_counted_items() -> None:
+    add = quantity.parse("I need another 2 leeks for the list")
+    assert add == quantity.Quantity("add", 2, "leek")
+    assert quantity.parse("Please remove 1 Steak from my shopping list") == quantity.Quantity(
+        "remove", 1, "steak")
+    assert quantity.parse("Add 3 Toilet Paper to the list").item == "toilet paper"
+    assert quantity.parse("I need 2 hours to finish this") is None  # no list wording
+    assert quantity.applied(add, 1) == 3 and quantity.applied(quantity.Quantity(
+        "remove", 5, "x"), 2) == 0
+    assert quantity.count_of("3 leek") == (3, "leek") and quantity.count_of("Leeds") is None
+
+
+def test_beliefs_follow_what_each_person_saw() -> None:
+    lines = ["Nia entered the kitchen.", "Omar entered the kitchen.",
+             "The keys are in the drawer.", "Omar exited the kitchen.",
+             "Nia moved the keys to the jar.", "Omar entered the garden."]
+    records = [rec(str(i), t, day=i) for i, t in enumerate(lines)]
+    q = parse_belief("Where will Omar look for the keys?")
+    assert q is not None and q.holders == ("omar",)
+    found = believed(q, records)
+    assert found is not None and found.place == "drawer"
+    q2 = parse_belief("Where will Nia look for the keys?")
+    assert q2 is not None and believed(q2, records).place == "jar"  # type: ignore[union-attr]
+    really = parse_belief("Where are the keys really?")
+    first = parse_belief("Where were the keys at the beginning?")
+    assert really is not None and believed(really, records).place == "jar"  # type: ignore
+    assert first is not None and believed(first, records).place == "drawer"  # type: ignore
+    assert parse_belief("Where do I keep my keys?") is None
+
+
+def test_open_resolver_filters_by_relevance_and_orders_by_time() -> None:
+    old = rec("old", "Our API answers in 400ms", day=0)
+    new = rec("new", "Response time is down to 250ms after caching", day=10)
+    other = rec("other", "We added a dark mode", day=20)
+    pool = ev(other, old, new)
+    found = resolve_open("What's the API response time?", View.CURRENT, pool,
+                         relevance=[0.1, 0.97, 0.95])
+    assert [e.record.id for e in found.used] == ["new"]
+    same_var = resolve_open("What's the API response time?", View.CURRENT, pool,
+                            relevance=[0.1, 0.97, 0.95],
+                            same_variable=lambda a, others: [o.record.id != "other"
+                                                             for o in others])
+    assert [e.record.id for e in same_var.used] == ["new"]
+    nothing = resolve_open("What's my blood type?", View.CURRENT, pool,
+                           relevance=[0.02, 0.01, 0.03])
+    assert nothing.text is None and nothing.used == ()
+
+
+def test_open_resolver_before_when_and_list() -> None:
+    first = rec("a", "I lived in Oslo", day=0, status=Status.SUPERSEDED,
+                valid_to=T0 + timedelta(days=5), links=(Link("a", "b", LinkType.SUPERSEDED_BY),))
+    live = rec("b", "I moved to Bergen", day=5, links=(Link("b", "a", LinkType.SUPERSEDES),))
+    pool = ev(live, first)
+    before = resolve_open("Where did I live before?", View.HISTORICAL, pool,
+                          relevance=[0.9, 0.9])
+    assert before.used[0].record.id == "a"
+    when = resolve_open("When did I move to Bergen?", View.TRANSITION, pool,
+                        relevance=[0.9, 0.9])
+    assert when.value == (T0 + timedelta(days=5)).date().isoformat()
+    items = ev(rec("x", "add 2 leeks", value="3 leek"), rec("y", "remove steak", value="0 steak"),
+               rec("z", "add milk", value="1 milk"))
+    shopping = resolve_open("What is on my shopping list?", View.CURRENT, items)
+    assert shopping.text == "3 leek; 1 milk"
