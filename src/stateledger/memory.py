@@ -8,17 +8,19 @@ from __future__ import annotations
 
 import time
 import uuid
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
 from stateledger.core import validate
 from stateledger.core.align import align_seeds, slot_keys
+from stateledger.core.belief import BeliefQuestion, believed, parse_belief
 from stateledger.core.executor import apply_diff, execute
+from stateledger.core.labels import label_for
 from stateledger.core.model import (
     CHAIN_LINKS,
     LIVE,
@@ -40,7 +42,8 @@ from stateledger.core.model import (
 from stateledger.core.packet import build_packet
 from stateledger.core.policy import Candidate, Policy, Statement, reliability
 from stateledger.core.profiler import profile_query
-from stateledger.core.resolver import NOT_IN_MEMORY, resolve
+from stateledger.core.question import question_subject
+from stateledger.core.resolver import NOT_IN_MEMORY, resolve_open
 from stateledger.core.segment import split_statements
 from stateledger.core.statement import analyse_statement, statement_record
 from stateledger.errors import (
@@ -63,6 +66,8 @@ CANDIDATE_LEDGERS = (Ledger.ACCEPTED, Ledger.PENDING)
 SLOT_SEEDS = 4  # records per asked (subject, slot) added to the seeds from the slot index
 # The controller sees at most this many pre-ranked candidates (llm.prompts, A-TMA 4.4).
 CONTROLLER_POOL = 10
+ANSWER_POOL = 10  # evidence items the answer step weighs (the packet shows the top k)
+BELIEF_RECORDS = 200  # records read for a belief question (the thing's states, the people)
 RESOLVE_POLICY = "resolve"  # policy name logged for explicit confirm/deny of a pending record
 
 
@@ -95,6 +100,7 @@ class Memory:
         answerer: LLMAnswerer | None = None,
         controller: RetrieveController | None = None,
         host: Host | None = None,
+        relevance: Relevance | bool = True,
     ) -> None:
         self.embedder: Embedder = embedder or default_embedder()
         self.store: Store = store or open_store(path, dim=self.embedder.dim)
@@ -104,6 +110,10 @@ class Memory:
         self.host: Host = host or StoreHost(self.store)
         self._n_candidates = candidates
         self._n_seeds = seeds
+        # The answer step keeps only evidence that states what a question asks about; True
+        # means the shipped relation model, False answers from labels and ranking alone.
+        self.relevance: Relevance | None = (
+            default_relevance() if relevance is True else relevance or None)
 
     # -- lifecycle --------------------------------------------------------------------------
 
@@ -157,7 +167,9 @@ class Memory:
         for i, (piece, vector) in enumerate(zip(pieces, vectors, strict=True)):
             # Statements of one message keep their order in time (a microsecond apart), so a
             # later statement that revises an earlier one still comes after it.
-            statement = self.analyse(piece.text, uid, when + timedelta(microseconds=i), src, who)
+            statement = replace(
+                self.analyse(piece.text, uid, when + timedelta(microseconds=i), src, who),
+                embedding=vector)
             candidates = self._candidates(uid, statement, vector, overlay)
             decision = self.policy.decide(statement, candidates)
             record = statement_record(statement, record_id=uuid.uuid4().hex, user_id=uid,
@@ -371,24 +383,85 @@ class Memory:
     def answer(
         self, question: str, user_id: str, *, k: int = 5, at: str | datetime | None = None
     ) -> Answer:
-        """Answer from the evidence whose state label matches the question's view, with the
-        deterministic resolver; "not in memory" when no evidence matches."""
-        packet = self.search(question, user_id, k=k, at=at)
-        text, used, reason = resolve(question, packet.view, packet.items)
+        """Answer from the evidence about the asked person that states the asked variable,
+        in the state the question asks for (``core.resolver.resolve_open``); "not in memory"
+        when no evidence does.
+
+        The resolver looks at a wider pool than ``k`` (``ANSWER_POOL``): the state asked for
+        may rank below other facts that share its words. ``Answer.evidence`` is the top-k
+        of that pool, plus the items the answer used when they ranked lower.
+        """
+        when = validate.optional_timestamp(at)
+        packet = self.search(question, user_id, k=max(k, ANSWER_POOL), at=when)
+        belief = parse_belief(question)
+        if belief is not None:
+            held = self._belief(belief, validate.user_id(user_id), packet, when)
+            if held is not None:
+                return held
+        pool = packet.items
+        scores = self._relevance(question, pool)
+        found = resolve_open(question, packet.view, pool, at=when, relevance=scores,
+                             same_variable=self._same_variable if scores is not None else None,
+                             subject=question_subject(question, user_id))
         trace = dict(packet.trace)
-        trace["resolver"] = {"reason": reason, "used": used.record.id if used else None}
+        trace["resolver"] = {
+            "reason": found.reason,
+            "used": [ev.record.id for ev in found.used],
+            "relevance": None if scores is None else {
+                ev.record.id: round(float(p), 4) for ev, p in zip(pool, scores, strict=True)},
+        }
+        shown = pool[:k] + tuple(ev for ev in found.used if ev not in pool[:k])
         answer = Answer(
-            text=text if text is not None else NOT_IN_MEMORY,
+            text=found.text if found.text is not None else NOT_IN_MEMORY,
             view=packet.view,
-            evidence=packet.items,
+            evidence=shown,
             trace=trace,
-            found=text is not None,
-            value=used.record.value if used else None,
-            used=used,
+            found=found.text is not None,
+            value=found.value,
+            used=found.used[0] if found.used else None,
         )
         if self.answerer is None:
             return answer
         return self._llm_answer(self.answerer, question, answer)
+
+    def _belief(self, question: BeliefQuestion, uid: str, packet: Packet,
+                at: datetime | None) -> Answer | None:
+        """Where someone believes a thing is (``core.belief``), from every stored state of
+        the thing and every entering and leaving of the people asked about."""
+        terms = " ".join((question.thing.replace("_", " "), *question.holders))
+        hits = self.store.search_text(uid, terms, BELIEF_RECORDS, SEARCHABLE)
+        records = [r for r in self.store.get([rid for rid, _ in hits])
+                   if at is None or r.valid_from <= at]
+        found = believed(question, records)
+        if found is None:
+            return None
+        used = Evidence(found.record, label_for(found.record, at), 1.0)
+        who = " and ".join(question.holders) or "the record"
+        trace = dict(packet.trace)
+        trace["resolver"] = {"reason": f"belief: the place {who} last saw "
+                             f"({question.when})", "used": [found.record.id]}
+        return Answer(text=f"the {found.place}", view=packet.view,
+                      evidence=(used, *packet.items[:4]), trace=trace, found=True,
+                      value=found.place, used=used)
+
+    def _same_variable(self, anchor: Evidence, others: Sequence[Evidence]) -> list[bool]:
+        """Which of ``others`` state the same variable as ``anchor``: the relation model,
+        reading each pair in time order (the older as the record, the newer as the
+        statement, as on the write path), says anything but "unrelated"."""
+        if self.relevance is None or not others:
+            return [False] * len(others)
+        pairs = [(ev.record, anchor.record) if ev.record.valid_from <= anchor.record.valid_from
+                 else (anchor.record, ev.record) for ev in others]
+        probs = self.relevance.pair_relations([a.text for a, _ in pairs],
+                                              [b.text for _, b in pairs])
+        return [bool(p < 0.5) for p in probs[:, 0]]
+
+    def _relevance(self, question: str, pool: tuple[Evidence, ...]) -> list[float] | None:
+        """How likely each pool record states what the question asks (None: no model)."""
+        if self.relevance is None or not pool:
+            return None
+        scores = self.relevance.relevance(question, [ev.record.text for ev in pool])
+        return [float(x) for x in scores]
 
     def _llm_answer(self, answerer: LLMAnswerer, question: str, fallback: Answer) -> Answer:
         """The LLM's answer when it gives a valid one; else the resolver's, and the trace says
@@ -478,8 +551,26 @@ class Memory:
         return uid
 
 
-def default_policy() -> Policy:
-    """The policy ``Memory`` uses when none is given."""
-    from stateledger.models.rules import RulePolicy
+class Relevance(Protocol):
+    """Scores how likely each record states the variable a question asks about, and how
+    a statement relates to records (``models.relation.PairModel``)."""
 
-    return RulePolicy()
+    def relevance(self, question: str, records: Sequence[str]) -> np.ndarray: ...
+
+    def pair_relations(self, records: Sequence[str], statements: Sequence[str]
+                       ) -> np.ndarray: ...
+
+
+def default_relevance() -> Relevance:
+    from stateledger.models.relation import shared_pair_model
+
+    return shared_pair_model()
+
+
+def default_policy() -> Policy:
+    """The policy ``Memory`` uses when none is given: the open-world policy over the shipped
+    relation models (``models.open_world``)."""
+    from stateledger.models.open_world import OpenWorldPolicy
+    from stateledger.models.relation import shared_pair_model, shared_stance_model
+
+    return OpenWorldPolicy(shared_pair_model(), shared_stance_model())

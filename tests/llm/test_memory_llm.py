@@ -240,7 +240,7 @@ def test_llm_judge_decides_adds_and_falls_back_to_rules(server: FakeChatServer) 
 
 def _ns(**kw: Any) -> argparse.Namespace:
     base = {"llm_base_url": None, "llm_model": None, "llm_api_key": None, "llm_timeout": None,
-            "answerer": "auto", "policy": "rules", "controller": "off"}
+            "answerer": "auto", "policy": "open-world", "controller": "off"}
     return argparse.Namespace(**(base | kw))
 
 

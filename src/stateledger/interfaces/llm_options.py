@@ -50,8 +50,11 @@ def add_llm_arguments(
         g.add_argument("--answerer", default="auto", choices=["auto", "llm", "resolver"],
                        help="who writes answers; auto = the LLM when an endpoint is set")
     if policy:
-        g.add_argument("--policy", default="rules", choices=["rules", "llm-judge"],
-                       help="write-path policy (llm-judge falls back to rules)")
+        g.add_argument("--policy", default="open-world",
+                       choices=["open-world", "rules", "learned", "llm-judge"],
+                       help="write-path policy: open-world (default, the shipped relation "
+                       "models), rules, learned (the TARL ledger policy), llm-judge (falls "
+                       "back to open-world)")
     if controller:
         g.add_argument("--controller", default="off", choices=["off", "shadow", "online"],
                        help="bounded LLM reordering of the evidence pool")
@@ -82,8 +85,27 @@ def memory_options(
     args: argparse.Namespace, env: Mapping[str, str] | None = None
 ) -> dict[str, Any]:
     """``Memory`` keyword arguments (policy, answerer, controller) the flags ask for."""
+    wants_policy = getattr(args, "policy", "open-world")
+    offline = _offline_policy(wants_policy)
+    return {**offline, **_llm_options(args, env, wants_policy)}
+
+
+def _offline_policy(name: str) -> dict[str, Any]:
+    if name == "rules":
+        from stateledger.models.rules import RulePolicy
+
+        return {"policy": RulePolicy()}
+    if name == "learned":
+        from stateledger.models.ledger_policy import LearnedPolicy
+
+        return {"policy": LearnedPolicy.load()}
+    return {}
+
+
+def _llm_options(
+    args: argparse.Namespace, env: Mapping[str, str] | None, wants_policy: str
+) -> dict[str, Any]:
     wants_answerer = getattr(args, "answerer", "resolver")
-    wants_policy = getattr(args, "policy", "rules")
     wants_controller = getattr(args, "controller", "off")
     needed = [  # parts asked for explicitly: without an endpoint they are an error
         flag for flag, on in (("--answerer llm", wants_answerer == "llm"),

@@ -29,6 +29,36 @@ _MOODS = (
     "just got back from a walk", "stuck in a meeting marathon", "slept badly last night",
     "the wifi keeps dropping", "having one of those days", "it's so hot today",
 )
+# Momentary experiences: first person, yet no lasting state ("my feet hurt after that
+# shift" is not a fact to keep the way "I have asthma" is).
+_MOMENTS = (
+    "my feet hurt", "my back is killing me", "I'm exhausted", "I'm starving", "I'm so sleepy",
+    "I just woke up", "I spilled coffee on my shirt", "my train was late", "I can't sleep",
+    "I'm bored out of my mind", "my boss was in a mood", "I burned the toast",
+    "I have a headache", "my phone died", "I missed the bus", "I'm freezing",
+    "my eyes are tired", "I'm running late", "I forgot my umbrella", "I locked myself out",
+    "I stubbed my toe", "my laptop froze", "I'm stuck in traffic", "I ate too much",
+    "I'm a bit hungover", "I just got home", "I'm in a weird mood", "my neck is stiff",
+    "I had a strange dream", "I'm so done", "my coffee went cold", "I overslept",
+)
+_BODY = ("legs", "feet", "back", "arms", "eyes", "head", "shoulders", "knees", "hands",
+         "stomach", "neck", "wrists", "calves")
+_FEEL = ("hurt", "ache", "are sore", "are jelly", "are killing me", "are on fire",
+         "feel heavy", "are so tired", "are throbbing", "feel like lead", "are done for")
+_CAUSE = ("after standing all day", "after that hike", "from carrying boxes",
+          "after twelve hours on my feet", "after the double shift", "from the long drive",
+          "after leg day", "after typing all day", "from the cold", "after the move",
+          "after chasing the kids around", "from sitting in meetings", "")
+_EVENTS = ("just got back from", "just finished", "barely survived", "am done with",
+           "finally got through", "can't believe how long")
+_ACTIVITIES = ("a brutal shift", "the grocery run", "that meeting", "a ten-hour drive",
+               "the dentist", "a long day", "the laundry mountain", "my commute",
+               "a marathon of calls", "that exam", "the school run", "inventory day")
+_WHEN = (
+    "today", "right now", "this morning", "after that shift", "again", "tonight", "lol",
+    "ugh", "after the gym", "after that meeting", "all day", "at the moment", "", "",
+)
+_INTERJECTIONS = ("ugh, ", "man, ", "lol ", "oof, ", "", "", "omg ", "sigh, ", "well ")
 _TOPICS = (
     "lawyers", "cats", "programmers", "penguins", "the moon", "coffee", "accountants",
     "dinosaurs", "pirates", "spreadsheets", "mondays", "robots", "chess", "pizza", "wizards",
@@ -68,12 +98,21 @@ def chatter(rng: random.Random) -> str:
     """One text with no state content."""
     kind = rng.random()
     topic, concept = rng.choice(_TOPICS), rng.choice(_CONCEPTS)
-    if kind < 0.18:
+    if kind < 0.14:
         text = rng.choice(_GREETINGS)
-    elif kind < 0.38:
+    elif kind < 0.3:
         text = rng.choice(_REACTIONS)
-    elif kind < 0.58:
+    elif kind < 0.42:
         text = rng.choice(_MOODS)
+    elif kind < 0.5:
+        moment, when = rng.choice(_MOMENTS), rng.choice(_WHEN)
+        text = f"{rng.choice(_INTERJECTIONS)}{moment} {when}".strip()
+    elif kind < 0.56:
+        body = f"my {rng.choice(_BODY)} {rng.choice(_FEEL)} {rng.choice(_CAUSE)}"
+        text = f"{rng.choice(_INTERJECTIONS)}{body}".strip()
+    elif kind < 0.6:
+        text = (f"{rng.choice(_INTERJECTIONS)}I {rng.choice(_EVENTS)} "
+                f"{rng.choice(_ACTIVITIES)} {rng.choice(_WHEN)}").strip()
     elif kind < 0.85:
         task = rng.choice(_TASKS).format(topic=topic, concept=concept)
         text = rng.choice(_WRAPS).format(task=task)

@@ -136,12 +136,27 @@ def other_subject(rng: random.Random, names: tuple[str, ...]) -> Subject:
     name = rng.choice(names)
     pronoun = {"brother": "his", "dad": "his", "son": "his", "uncle": "his", "husband": "his",
                "boyfriend": "his"}.get(role, rng.choice(("her", "his", "their")))
-    style = rng.random()
+    return _styled(rng.random(), role, name, pronoun)
+
+
+def _styled(style: float, role: str, name: str, pronoun: str) -> Subject:
     if style < 0.4:
         return Subject(name, f"my {role} {name}", f"my {role} {name}'s", pronoun)
     if style < 0.75:
         return Subject(name, name, f"{name}'s", pronoun)
     return Subject(role, f"my {role}", f"my {role}'s", pronoun)
+
+
+def restyled(rng: random.Random, subject: Subject) -> Subject:
+    """The same person named another way ("my brother Tom" -> "Tom"), as a question may
+    name them differently from the statement it is about."""
+    if subject.is_user or " " not in subject.phrase:
+        return subject
+    words = subject.phrase.split()  # "my brother Tom" or "my brother"
+    if len(words) < 3:
+        return subject
+    role, name = " ".join(words[1:-1]), words[-1]
+    return _styled(rng.choice((0.5, 0.9)), role, name, subject.pronoun)
 
 
 # --- values -------------------------------------------------------------------------------------
@@ -223,9 +238,18 @@ def about(text: str, subject: Subject) -> str | None:
         return None  # a team's fact: it does not transfer to one other person
     obj = {"his": "him", "her": "her"}.get(subject.pronoun, "them")
     who = "\x01"  # the subject phrase goes in last, so its own "my" is never rewritten
+    question = text.rstrip().endswith("?")
+    inverted = re.search(r"\b(do|does|did|am|are|have|has|was|were|will|would|can|could|"
+                         r"should|is)\s+I\b", text)
     m = re.search(r"\bI('m not|'m|'ve|'ll|'d|\b)", text)
-    if m is None:
-        first = re.search(r"(?:^|\b(?:is|was|is also|are)\s+)(?:[Mm]y\b|" + _POSS + ")", text)
+    if inverted is not None:  # "where do I live?" -> "where does Tom live?"
+        aux = {"do": "does", "am": "is", "are": "is", "have": "has", "were": "was"}.get(
+            inverted.group(1).lower(), inverted.group(1))
+        out = text[: inverted.start()] + f"{aux} {who}" + text[inverted.end():]
+    elif m is None:
+        first = re.search(r"(?:^|\b(?:is|was|is also|are)\s+|'s\s+|\b(?:what|who|which|"
+                          r"where|when|how)\s+(?:\w+\s+)?(?:is|was)\s+)(?:[Mm]y\b|" + _POSS + ")",
+                          text)
         if first is None:
             return None
         poss = re.search(r"[Mm]y\b|" + _POSS, text[first.start():])
@@ -244,7 +268,8 @@ def about(text: str, subject: Subject) -> str | None:
     if re.search(r"\bI\b|\bI'", out):
         return None  # a second "I" in the sentence: leave such phrasings to the user
     out = re.sub(r"\b[Mm]y\b|" + _POSS, subject.pronoun, out)
-    out = re.sub(r"\bme\b", obj, out)
+    if not question:  # "remind me, where does Tom live?": "me" is still the asker
+        out = re.sub(r"\bme\b", obj, out)
     out = re.sub(r"\bmine\b", "his" if subject.pronoun == "his" else subject.pronoun + "s", out)
     return out.replace(who, subject.phrase).replace("\x02", subject.possessive)
 

@@ -22,6 +22,7 @@ the models never saw (``split_vocabulary``).
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -126,9 +127,26 @@ class _Writer:
     rng: random.Random
     by_group: dict[str, list[Attribute]] = field(default_factory=dict)
 
+    by_opening: dict[str, list[tuple[Attribute, str]]] = field(default_factory=dict)
+
     def __post_init__(self) -> None:
         for attr in self.vocab.attributes:
             self.by_group.setdefault(attr.group, []).append(attr)
+            for template in attr.states:
+                self.by_opening.setdefault(_opening(template), []).append((attr, template))
+
+    def lookalike(self, attr: Attribute) -> tuple[str, Attribute, str] | None:
+        """A state phrasing of ``attr`` and one of another attribute that opens with the
+        same words ("I'm {v}" / "I'm {v}"): the hardest unrelated pairs, where the surface
+        agrees and only the meaning differs."""
+        if not attr.states:
+            return None
+        mine = self.rng.choice(attr.states)
+        others = [(a, t) for a, t in self.by_opening.get(_opening(mine), []) if a.key != attr.key]
+        if not others:
+            return None
+        other, theirs = self.rng.choice(others)
+        return mine, other, theirs
 
     # -- building blocks -----------------------------------------------------------------
 
@@ -213,8 +231,16 @@ class _Writer:
         return self.render(attr, R.PAST_FRAMES, subject, v=v)
 
     def other_attribute(self, attr: Attribute, same_group: bool) -> Attribute:
-        pool = [a for a in self.by_group.get(attr.group, []) if a.key != attr.key]
-        if not same_group or not pool:
+        """Another attribute: of the same topic group, or, half the time, of the same value
+        type (a number beside a number: "I sleep 8 hours" / "my commute is 25 minutes")."""
+        numeric = attr.pool in self.vocab.numeric
+        if self.rng.random() < 0.5:
+            pool = [a for a in self.vocab.attributes
+                    if a.key != attr.key and (a.pool in self.vocab.numeric) == numeric
+                    and (not same_group or a.group == attr.group)]
+        else:
+            pool = [a for a in self.by_group.get(attr.group, []) if a.key != attr.key]
+        if (not same_group and not pool) or not pool:
             pool = [a for a in self.vocab.attributes if a.key != attr.key]
         return self.rng.choice(pool)
 
@@ -223,6 +249,12 @@ class _Writer:
         frames = R.PAST_QUESTION_FRAMES if past else R.QUESTION_FRAMES
         use_own = own and self.rng.random() < 0.7
         return self.render(attr, own if use_own else frames, subject)
+
+
+def _opening(template: str) -> str:
+    """The first two words of a phrasing, lower-cased, any placeholder as one token."""
+    words = re.sub(r"\{\w+\}", "{}", template.lower()).split()
+    return " ".join(words[:2])
 
 
 def _with_also(text: str) -> str:
@@ -250,6 +282,8 @@ def pairs(vocab: Vocabulary, n: int, seed: int) -> list[Pair]:
 def _pair(w: _Writer) -> Pair | None:
     rng = w.rng
     attr = rng.choice(w.vocab.attributes)
+    if rng.random() < 0.1:
+        return _lookalike_pair(w, attr)
     subject = w.subject()
     old = w.value(attr)
     new = w.value(attr, old)
@@ -258,6 +292,8 @@ def _pair(w: _Writer) -> Pair | None:
         return None
     flags: dict[str, bool] = {}
     r = rng.random()
+    if attr.multi and 0.48 <= r < 0.76 and rng.random() < 0.6:
+        r = 0.8  # many-valued attributes: additions are their commonest change
     if r < 0.33:
         relation, statement = "unrelated", _unrelated(w, attr, subject, old)
     elif r < 0.48:
@@ -292,51 +328,85 @@ def _pair(w: _Writer) -> Pair | None:
                 attr.key, **flags)
 
 
+def _lookalike_pair(w: _Writer, attr: Attribute) -> Pair | None:
+    found = w.lookalike(attr)
+    if found is None:
+        return None
+    mine, other, theirs = found
+    record = R.fill(mine, attr, v=w.value(attr), name=w.name())
+    statement = R.fill(theirs, other, v=w.value(other), name=w.name())
+    if record is None or statement is None:
+        return None
+    return Pair(R.noisy(w.rng, record), R.noisy(w.rng, statement),
+                RELATIONS.index("unrelated"), attr.key)
+
+
 def _unrelated(w: _Writer, attr: Attribute, subject: R.Subject, old: str) -> str | None:
-    """A statement about another state variable than the record's."""
+    """A statement about another state variable than the record's, worded the way updates
+    are worded as often as updates are (a change, a generic "... is X now" frame, a plain
+    statement), so that wording alone never says "update"."""
     rng = w.rng
     r = rng.random()
-    if r < 0.4 or r < 0.65:
-        other = w.other_attribute(attr, same_group=r < 0.4)
+    if r < 0.72:
+        other = w.other_attribute(attr, same_group=r < 0.45)
         v = w.value(other)
-        if rng.random() < 0.3 and other.changes:
-            return w.render(other, other.changes, subject, v=v, old=w.value(other, v))
-        return w.state(other, subject, v)
-    if r < 0.85:
+        return w.change(other, subject, v, w.value(other, v))
+    if r < 0.9:
         # The same attribute, someone else's: never the record's own state variable.
         who = w.subject(user_share=0.0) if subject.is_user else (
             R.USER if rng.random() < 0.5 else w.subject(user_share=0.0))
         if who.phrase == subject.phrase:
             return None
-        return w.state(attr, who, w.value(attr) if rng.random() < 0.6 else old)
+        v = w.value(attr) if rng.random() < 0.6 else old
+        return w.change(attr, who, v, w.value(attr, v)) if rng.random() < 0.5 else w.state(
+            attr, who, v)
     return chatter(rng)
 
 
 def question_pairs(vocab: Vocabulary, n: int, seed: int) -> list[QuestionPair]:
-    """``n`` (question, record) pairs; half the records state the asked variable."""
+    """``n`` (question, record) pairs; half the records state the asked variable.
+
+    The other half is hard on purpose: the same kind of thing of another person, another
+    attribute of the same topic, a record that opens like the attribute's own statements,
+    any other fact of the same person, or chatter. A question about someone else often
+    names them differently from the record ("where does Tom work?" / "my brother Tom got a
+    job at ...")."""
     w = _Writer(vocab, random.Random(f"questions:{seed}"))
     out: list[QuestionPair] = []
     while len(out) < n:
         attr = w.rng.choice(w.vocab.attributes)
-        subject = w.subject(0.85)
+        subject = w.subject(0.8)
         past = w.rng.random() < 0.25
-        question = w.question(attr, subject, past)
+        question = w.question(attr, R.restyled(w.rng, subject), past)
         if question is None:
             continue
         relevant = w.rng.random() < 0.5
-        if relevant:
-            record = w.record(attr, subject, w.value(attr))
-        elif w.rng.random() < 0.3:
-            other_subject = R.USER if not subject.is_user else w.subject(0.0)
-            record = w.record(attr, other_subject, w.value(attr))
-        else:
-            other = w.other_attribute(attr, same_group=w.rng.random() < 0.6)
-            record = w.record(other, subject, w.value(other))
+        record = _question_record(w, attr, subject, relevant)
         if record is None:
             continue
         out.append(QuestionPair(R.noisy(w.rng, question, question=True),
                                 R.noisy(w.rng, record), relevant, attr.key, past))
     return out
+
+
+def _question_record(w: _Writer, attr: Attribute, subject: R.Subject, relevant: bool
+                     ) -> str | None:
+    if relevant:
+        return w.record(attr, subject, w.value(attr))
+    r = w.rng.random()
+    if r < 0.2:
+        found = w.lookalike(attr)
+        if found is None:
+            return None
+        _, other, theirs = found
+        return R.fill(theirs, other, v=w.value(other), name=w.name(), subject=subject)
+    if r < 0.32:
+        someone = R.USER if not subject.is_user else w.subject(0.0)
+        return w.record(attr, someone, w.value(attr))
+    if r < 0.4:
+        return chatter(w.rng)
+    other = w.other_attribute(attr, same_group=r < 0.7)
+    return w.record(other, subject, w.value(other))
 
 
 def statement_examples(vocab: Vocabulary, n: int, seed: int) -> list[StatementExample]:

@@ -1,0 +1,309 @@
+"""The open-world update detector: does a new statement change the state a record holds?
+
+Two learned parts, neither tied to a slot name:
+
+- ``PairModel``: a small cross-encoder over ``[CLS] record [SEP] statement [SEP]`` that
+  reads both texts together and says how they relate: ``unrelated`` (another state
+  variable, or no state at all), ``same`` (a restatement), ``update`` (another value of the
+  same variable: a change, a correction, a newer statement), ``end`` (the state stops, no
+  replacement) or ``coexist`` (one more value of a many-valued variable). A second head
+  scores ``[CLS] question [SEP] record [SEP]``: does the record state the variable the
+  question asks about? The encoder is the first ``layers`` transformer layers of the bundled
+  all-MiniLM-L6-v2, fine-tuned; the word embeddings stay frozen and are read from the
+  MiniLM package at load time, so the shipped weights hold only what training changed.
+- ``StanceModel``: a small MLP over the statement's MiniLM sentence embedding (computed by
+  the write path anyway) and its lexical cue flags, giving the stance of one text: does it
+  state a fact at all, is it a question, hedged, reported by someone else, about a past
+  state, a change in progress, a correction, an ending.
+
+Both are trained on generated data (``synth.statements``) by ``models.relation_training``
+(``stateledger train relation``); inference runs on CPU in the write path's budget.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+from torch import nn
+from torch.nn import functional as F
+
+from stateledger.errors import ModelError
+from stateledger.models.embedder import DIM, model_dir
+
+FORMAT_VERSION = 1
+RELATIONS: tuple[str, ...] = ("unrelated", "same", "update", "end", "coexist")
+STANCES: tuple[str, ...] = (
+    "fact", "question", "hedged", "reported", "past", "transition", "correction", "ending",
+)
+MAX_PAIR_TOKENS = 96
+
+
+@dataclass(frozen=True)
+class PairConfig:
+    layers: int = 3
+    hidden: int = 384
+    heads: int = 12
+    intermediate: int = 1536
+    dropout: float = 0.1
+
+
+class _Layer(nn.Module):
+    """One BERT encoder layer (post-norm), op for op as in MiniLM."""
+
+    def __init__(self, cfg: PairConfig) -> None:
+        super().__init__()
+        self.heads = cfg.heads
+        self.qkv = nn.Linear(cfg.hidden, 3 * cfg.hidden)
+        self.out = nn.Linear(cfg.hidden, cfg.hidden)
+        self.ln1 = nn.LayerNorm(cfg.hidden, eps=1e-12)
+        self.ff_in = nn.Linear(cfg.hidden, cfg.intermediate)
+        self.ff_out = nn.Linear(cfg.intermediate, cfg.hidden)
+        self.ln2 = nn.LayerNorm(cfg.hidden, eps=1e-12)
+        self.drop = nn.Dropout(cfg.dropout)
+
+    def forward(self, x: torch.Tensor, bias: torch.Tensor | None) -> torch.Tensor:
+        batch, length, d = x.shape
+        q, k, v = self.qkv(x).view(batch, length, 3, self.heads, d // self.heads).permute(
+            2, 0, 3, 1, 4)
+        attn = F.scaled_dot_product_attention(q, k, v, attn_mask=bias)
+        x = self.ln1(x + self.drop(self.out(attn.transpose(1, 2).reshape(batch, length, d))))
+        out: torch.Tensor = self.ln2(x + self.drop(self.ff_out(F.gelu(self.ff_in(x)))))
+        return out
+
+
+class CrossEncoder(nn.Module):
+    """MiniLM's first ``cfg.layers`` layers with a relation head and a relevance head.
+
+    ``word`` (the frozen word embeddings) is passed in, not a parameter: it comes from the
+    MiniLM package and is never saved with the fine-tuned weights.
+    """
+
+    word: torch.Tensor
+
+    def __init__(self, cfg: PairConfig, word: torch.Tensor) -> None:
+        super().__init__()
+        self.cfg = cfg
+        self.register_buffer("word", word, persistent=False)
+        self.position = nn.Parameter(torch.zeros(512, cfg.hidden))
+        self.token_type = nn.Parameter(torch.zeros(2, cfg.hidden))
+        self.emb_ln = nn.LayerNorm(cfg.hidden, eps=1e-12)
+        self.layers = nn.ModuleList(_Layer(cfg) for _ in range(cfg.layers))
+        self.relation = nn.Sequential(nn.Linear(2 * cfg.hidden, cfg.hidden), nn.GELU(),
+                                      nn.Dropout(cfg.dropout), nn.Linear(cfg.hidden,
+                                                                         len(RELATIONS)))
+        self.relevance = nn.Sequential(nn.Linear(2 * cfg.hidden, cfg.hidden), nn.GELU(),
+                                       nn.Dropout(cfg.dropout), nn.Linear(cfg.hidden, 1))
+
+    def encode(self, ids: torch.Tensor, types: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+        """[CLS] state and mean of the real tokens, concatenated: (batch, 2 * hidden)."""
+        length = ids.shape[1]
+        x = self.word[ids] + self.position[:length] + self.token_type[types]
+        x = self.emb_ln(x)
+        bias = None
+        if not bool(mask.all()):
+            bias = (1.0 - mask[:, None, None, :].to(x.dtype)) * torch.finfo(x.dtype).min
+        for layer in self.layers:
+            x = layer(x, bias)
+        m = mask.unsqueeze(-1).to(x.dtype)
+        mean = (x * m).sum(1) / m.sum(1).clamp(min=1.0)
+        return torch.cat([x[:, 0], mean], dim=-1)
+
+    def forward(self, ids: torch.Tensor, types: torch.Tensor, mask: torch.Tensor
+                ) -> tuple[torch.Tensor, torch.Tensor]:
+        """(relation logits (batch, 5), relevance logit (batch,))."""
+        h = self.encode(ids, types, mask)
+        return self.relation(h), self.relevance(h).squeeze(-1)
+
+
+def minilm_init(cfg: PairConfig) -> tuple[CrossEncoder, Any]:
+    """A CrossEncoder initialised from MiniLM's own layers, and MiniLM's tokenizer."""
+    from safetensors.torch import load_file
+    from tokenizers import Tokenizer
+
+    path = model_dir()
+    w = {k.removeprefix("bert."): v for k, v in load_file(str(path / "model.safetensors")).items()}
+    model = CrossEncoder(cfg, w["embeddings.word_embeddings.weight"])
+    with torch.no_grad():
+        model.position.copy_(w["embeddings.position_embeddings.weight"])
+        model.token_type.copy_(w["embeddings.token_type_embeddings.weight"])
+        model.emb_ln.weight.copy_(w["embeddings.LayerNorm.weight"])
+        model.emb_ln.bias.copy_(w["embeddings.LayerNorm.bias"])
+        for i, layer in enumerate(model.layers):
+            assert isinstance(layer, _Layer)
+            p = f"encoder.layer.{i}."
+            a = p + "attention.self."
+            layer.qkv.weight.copy_(torch.cat([w[f"{a}{n}.weight"] for n in ("query", "key",
+                                                                               "value")]))
+            layer.qkv.bias.copy_(torch.cat([w[f"{a}{n}.bias"] for n in ("query", "key",
+                                                                           "value")]))
+            layer.out.weight.copy_(w[p + "attention.output.dense.weight"])
+            layer.out.bias.copy_(w[p + "attention.output.dense.bias"])
+            layer.ln1.weight.copy_(w[p + "attention.output.LayerNorm.weight"])
+            layer.ln1.bias.copy_(w[p + "attention.output.LayerNorm.bias"])
+            layer.ff_in.weight.copy_(w[p + "intermediate.dense.weight"])
+            layer.ff_in.bias.copy_(w[p + "intermediate.dense.bias"])
+            layer.ff_out.weight.copy_(w[p + "output.dense.weight"])
+            layer.ff_out.bias.copy_(w[p + "output.dense.bias"])
+            layer.ln2.weight.copy_(w[p + "output.LayerNorm.weight"])
+            layer.ln2.bias.copy_(w[p + "output.LayerNorm.bias"])
+    return model, pair_tokenizer(Tokenizer.from_file(str(path / "tokenizer.json")))
+
+
+def pair_tokenizer(tokenizer: Any) -> Any:
+    tokenizer.enable_truncation(max_length=MAX_PAIR_TOKENS, strategy="longest_first")
+    tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
+    return tokenizer
+
+
+def tokenize_pairs(tokenizer: Any, firsts: Sequence[str], seconds: Sequence[str]
+                   ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    encodings = tokenizer.encode_batch(list(zip(firsts, seconds, strict=True)))
+    ids = torch.tensor([e.ids for e in encodings], dtype=torch.long)
+    types = torch.tensor([e.type_ids for e in encodings], dtype=torch.long)
+    mask = torch.tensor([e.attention_mask for e in encodings], dtype=torch.long)
+    return ids, types, mask
+
+
+# --- the shipped pair model -----------------------------------------------------------------
+
+
+def shipped_path(name: str) -> Path:
+    return Path(str(resources.files("stateledger").joinpath(f"data/{name}")))
+
+
+PAIR_FILE = "relation_pair.pt"
+STANCE_FILE = "relation_stance.npz"
+
+
+class PairModel:
+    """Inference over the shipped cross-encoder (thread-safe; torch inference mode)."""
+
+    def __init__(self, model: CrossEncoder, tokenizer: Any) -> None:
+        self.model = model.eval()
+        self.tokenizer = tokenizer
+        self._lock = threading.Lock()
+
+    @classmethod
+    def load(cls, path: str | Path | None = None) -> PairModel:
+        p = Path(path) if path is not None else shipped_path(PAIR_FILE)
+        if not p.exists():
+            raise ModelError(f"no relation model at {p}; run `stateledger train relation`")
+        try:
+            blob = torch.load(p, map_location="cpu", weights_only=True)
+        except Exception as exc:  # torch raises several types for a damaged file
+            raise ModelError(f"cannot read relation model {p}: {exc}") from exc
+        if blob.get("format") != FORMAT_VERSION:
+            raise ModelError(f"{p}: format {blob.get('format')!r}, expected {FORMAT_VERSION}")
+        cfg = PairConfig(**json.loads(blob["config"]))
+        model, tokenizer = minilm_init(cfg)
+        state = {k: v.float() for k, v in blob["state"].items()}
+        missing, unexpected = model.load_state_dict(state, strict=False)
+        if missing or unexpected:
+            raise ModelError(f"{p}: weights do not match (missing {missing[:3]}, "
+                             f"unexpected {unexpected[:3]})")
+        return cls(model, tokenizer)
+
+    def relations(self, records: Sequence[str], statement: str) -> np.ndarray:
+        """Probabilities over RELATIONS for each (record, statement) pair: (len, 5)."""
+        return self.pair_relations(records, [statement] * len(records))
+
+    def pair_relations(self, records: Sequence[str], statements: Sequence[str]) -> np.ndarray:
+        """Probabilities over RELATIONS for each (records[i], statements[i]): (len, 5)."""
+        if not records:
+            return np.zeros((0, len(RELATIONS)), dtype=np.float32)
+        ids, types, mask = tokenize_pairs(self.tokenizer, records, statements)
+        with self._lock, torch.inference_mode():
+            logits, _ = self.model(ids, types, mask)
+            return torch.softmax(logits, dim=-1).numpy().astype(np.float32)
+
+    def relevance(self, question: str, records: Sequence[str]) -> np.ndarray:
+        """Probability that each record states the variable ``question`` asks about."""
+        if not records:
+            return np.zeros(0, dtype=np.float32)
+        ids, types, mask = tokenize_pairs(self.tokenizer, [question] * len(records), records)
+        with self._lock, torch.inference_mode():
+            _, logit = self.model(ids, types, mask)
+            return torch.sigmoid(logit).numpy().astype(np.float32)
+
+
+def save_pair_model(model: CrossEncoder, path: Path, extra: Mapping[str, Any]) -> None:
+    """The fine-tuned weights in float16 (the frozen word embeddings are not saved)."""
+    state = {k: v.detach().to(torch.float16) for k, v in model.state_dict().items()}
+    blob = {"format": FORMAT_VERSION, "config": json.dumps(asdict(model.cfg)), "state": state,
+            "info": json.dumps(dict(extra))}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    torch.save(blob, path)
+
+
+# --- the stance model -----------------------------------------------------------------------
+
+
+class StanceModel:
+    """A one-hidden-layer MLP over [sentence embedding; cue flags] -> STANCES (sigmoid).
+
+    Inference is plain numpy over the shipped weights; ``cue_flags`` says which lexical
+    cues it expects, in order, so a weights file never meets a different feature layout.
+    """
+
+    def __init__(self, w1: np.ndarray, b1: np.ndarray, w2: np.ndarray, b2: np.ndarray,
+                 cue_flags: Sequence[str]) -> None:
+        if w1.shape[0] != DIM + len(cue_flags) or w2.shape[1] != len(STANCES):
+            raise ModelError(f"stance weights have shape {w1.shape} -> {w2.shape}; expected "
+                             f"{DIM + len(cue_flags)} inputs and {len(STANCES)} outputs")
+        self.w1, self.b1 = w1.astype(np.float32), b1.astype(np.float32)
+        self.w2, self.b2 = w2.astype(np.float32), b2.astype(np.float32)
+        self.cue_flags = tuple(cue_flags)
+
+    @classmethod
+    def load(cls, path: str | Path | None = None) -> StanceModel:
+        p = Path(path) if path is not None else shipped_path(STANCE_FILE)
+        if not p.exists():
+            raise ModelError(f"no stance model at {p}; run `stateledger train relation`")
+        try:
+            with np.load(p, allow_pickle=False) as data:
+                return cls(data["w1"], data["b1"], data["w2"], data["b2"],
+                           [str(x) for x in data["cue_flags"]])
+        except (OSError, ValueError, KeyError) as exc:
+            raise ModelError(f"cannot read stance model {p}: {exc}") from exc
+
+    def predict(self, embeddings: np.ndarray, cues: np.ndarray) -> np.ndarray:
+        """Probabilities (n, len(STANCES)) for n texts."""
+        x = np.concatenate([np.asarray(embeddings, np.float32).reshape(-1, DIM),
+                            np.asarray(cues, np.float32).reshape(len(embeddings), -1)], axis=1)
+        h = np.maximum(x @ self.w1 + self.b1, 0.0)
+        out: np.ndarray = 1.0 / (1.0 + np.exp(-(h @ self.w2 + self.b2)))
+        return out
+
+    def save(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        np.savez_compressed(path, w1=self.w1.astype(np.float16), b1=self.b1, w2=self.w2,
+                            b2=self.b2, cue_flags=np.array(self.cue_flags))
+
+
+_shared: dict[str, Any] = {}
+_shared_lock = threading.Lock()
+
+
+def shared_pair_model() -> PairModel:
+    """One process-wide shipped pair model (the write and the read path share it)."""
+    with _shared_lock:
+        if "pair" not in _shared:
+            _shared["pair"] = PairModel.load()
+        model: PairModel = _shared["pair"]
+        return model
+
+
+def shared_stance_model() -> StanceModel:
+    with _shared_lock:
+        if "stance" not in _shared:
+            _shared["stance"] = StanceModel.load()
+        model: StanceModel = _shared["stance"]
+        return model

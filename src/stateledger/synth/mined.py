@@ -1,0 +1,105 @@
+"""Weakly labelled pairs mined from real conversations, beside the generated ones.
+
+Generated data covers many kinds of state but only the phrasings its tables hold; real
+chats have their own (run-on requests with a fact in a subordinate clause, questions that
+share few words with the turn that answers them). Two sources give labels for free:
+
+- A question with the id of the message that answers it (LoCoMo's ``evidence``, BEAM's
+  ``source_chat_ids``): the statement of that message that shares most words with the
+  answer is *relevant* to the question; the message's statements sharing nothing with the
+  answer, and statements of other messages, are not (``QuestionPair``).
+- A knowledge update with the ids of the message stating the old value and of the one
+  stating the new value (BEAM): the statement of each most similar to the question makes an
+  ``update`` pair (``Pair``), and both are relevant to the question.
+
+Labels are weak (the best-overlapping statement is not always the one that states the
+fact), so mined pairs only ever add to the generated training set. Callers split sources
+by conversation and mine only the training side.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from stateledger.core.segment import split_statements
+from stateledger.synth.statements import RELATIONS, Pair, QuestionPair
+
+_WORD = re.compile(r"[a-z0-9]+(?:[.,][0-9]+)*")
+_STOP = frozenset(
+    "the a an and or of to in on at for with my our is are was were be been it this that i "
+    "we you me do does did have has had what which who when where how many much now so as "
+    "from by about can could would should will just there their they his her he she".split())
+NEGATIVES_PER_QUESTION = 3
+
+
+@dataclass(frozen=True)
+class Source:
+    """One conversation: its messages by id, questions with the ids that answer them, and
+    knowledge updates with the ids of the old and the new value."""
+
+    name: str
+    messages: dict[str, str]
+    questions: list[tuple[str, str, tuple[str, ...]]] = field(default_factory=list)
+    updates: list[tuple[str, tuple[str, ...], tuple[str, ...]]] = field(default_factory=list)
+
+
+def _words(text: str) -> set[str]:
+    return {w for w in _WORD.findall(text.lower()) if w not in _STOP and len(w) > 1}
+
+
+def _pieces(text: str) -> list[str]:
+    return [p.text for p in split_statements(text) if len(p.text.split()) >= 3]
+
+
+def _best(pieces: Sequence[str], target: str) -> tuple[str | None, list[str]]:
+    """The piece sharing most words with ``target`` and the pieces sharing none."""
+    want = _words(target)
+    scored = sorted(((len(_words(p) & want), p) for p in pieces), key=lambda x: -x[0])
+    if not scored or scored[0][0] == 0:
+        return None, []
+    return scored[0][1], [p for n, p in scored if n == 0]
+
+
+def _elsewhere(rng: random.Random, ids: list[str], pieces: dict[str, list[str]],
+               avoid: set[str]) -> list[str]:
+    """Statements of a few other messages of the conversation."""
+    others = [m for m in rng.sample(ids, min(len(ids), 12)) if m not in avoid]
+    return [rng.choice(pieces[m]) for m in others if pieces[m]]
+
+
+def mine(sources: Sequence[Source], seed: int = 0) -> tuple[list[Pair], list[QuestionPair]]:
+    """Mined relation and relevance pairs of ``sources`` (see the module doc)."""
+    rng = random.Random(f"mined:{seed}")
+    pairs: list[Pair] = []
+    questions: list[QuestionPair] = []
+    for src in sources:
+        ids = list(src.messages)
+        pieces = {mid: _pieces(text) for mid, text in src.messages.items()}
+
+        for question, answer, evidence in src.questions:
+            found = [m for m in evidence if m in pieces]
+            if not found:
+                continue
+            best, unrelated = _best(pieces[found[0]], f"{answer} {answer}")
+            if best is None:
+                continue
+            questions.append(QuestionPair(question, best, True, f"mined:{src.name}"))
+            negatives = unrelated[:1] + _elsewhere(rng, ids, pieces, set(evidence))
+            for text in negatives[:NEGATIVES_PER_QUESTION]:
+                questions.append(QuestionPair(question, text, False, f"mined:{src.name}"))
+        for question, old_ids, new_ids in src.updates:
+            olds = [m for m in old_ids if m in pieces]
+            news = [m for m in new_ids if m in pieces and m not in old_ids]
+            if not olds or not news:
+                continue
+            old, _ = _best(pieces[olds[0]], question)
+            new, _ = _best(pieces[news[0]], question)
+            if old is None or new is None or old == new:
+                continue
+            pairs.append(Pair(old, new, RELATIONS.index("update"), f"mined:{src.name}"))
+            for text in (old, new):
+                questions.append(QuestionPair(question, text, True, f"mined:{src.name}"))
+    return pairs, questions

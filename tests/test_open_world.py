@@ -1,0 +1,168 @@
+"""End to end with the default Memory: changing facts outside any slot pattern.
+
+One test per kind of change the open-world issue lists, in sentences written for these
+tests (not taken from any evaluation set): the write path must file each statement as the
+right transaction, and the answer path must answer from the right state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pytest
+
+from stateledger import Action, Ledger, Memory, Status
+
+DAY = "2024-{:02d}-{:02d}T10:00:00+00:00"
+
+
+def at(month: int, day: int = 1) -> str:
+    return DAY.format(month, day)
+
+
+def say(mem: Memory, *turns: tuple[str, str], user: str = "alice") -> list[Action]:
+    return [mem.add(text, user_id=user, at=when).action for when, text in turns]
+
+
+def answers(mem: Memory, question: str, expected: str, *, absent: Sequence[str] = (),
+            user: str = "alice", when: str | None = None) -> str:
+    ans = mem.answer(question, user_id=user, at=when)
+    assert ans.found, f"{question!r} -> not in memory ({ans.trace['resolver']['reason']})"
+    text = ans.text.lower()
+    assert expected.lower() in text, f"{question!r} -> {ans.text!r}"
+    for word in absent:
+        assert word.lower() not in text, f"{question!r} -> {ans.text!r}"
+    return ans.text
+
+
+def not_in_memory(mem: Memory, question: str, user: str = "alice") -> None:
+    ans = mem.answer(question, user_id=user)
+    assert not ans.found, f"{question!r} -> {ans.text!r}"
+
+
+def test_updates_phrased_without_any_pattern(mem: Memory) -> None:
+    acts = say(mem, (at(1), "Our backend stores everything in Cassandra."),
+               (at(3), "We moved the backend onto CockroachDB during the last sprint."))
+    assert acts == [Action.APPEND, Action.REVISE]
+    answers(mem, "Which database does our backend use?", "CockroachDB", absent=["Cassandra"])
+    answers(mem, "Which database did the backend use before?", "Cassandra")
+    acts = say(mem, (at(1), "Every morning I have a cup of black tea."),
+               (at(4), "I gave up black tea, it's a double espresso every morning now."))
+    assert acts == [Action.APPEND, Action.REVISE]
+    answers(mem, "What do I drink in the morning these days?", "espresso")
+
+
+def test_numbers_that_change(mem: Memory) -> None:
+    say(mem, (at(1), "My rent is $1,450 a month."),
+        (at(6), "The landlord raised my rent to $1,620."))
+    answers(mem, "How much is my rent?", "1,620", absent=["1,450"])
+    say(mem, (at(1), "The marketing budget for the launch is $40,000."),
+        (at(2), "Finance bumped the launch budget to $55,000."))
+    answers(mem, "What's the budget for the launch?", "55,000", absent=["40,000"])
+
+
+def test_endings_retire_the_old_state(mem: Memory) -> None:
+    acts = say(mem, (at(1), "I smoke about ten cigarettes a day."),
+               (at(5), "It's been four months without a single cigarette."))
+    assert acts[1] is Action.REVISE
+    history = mem.records("alice", Ledger.HISTORY)
+    assert [r.text for r in history] == ["I smoke about ten cigarettes a day."]
+    say(mem, (at(1), "I work at the corner bakery on Elm Street."),
+        (at(3), "I quit my job at the bakery yesterday."))
+    live = [r.text for r in mem.records("alice", Ledger.ACCEPTED)]
+    assert "I work at the corner bakery on Elm Street." not in live
+
+
+def test_corrections_replace_what_was_said(mem: Memory) -> None:
+    acts = say(mem, (at(2), "My flight on Friday lands in Boston."),
+               (at(2, 2), "Sorry, I meant Boulder, not Boston."))
+    assert acts[1] is Action.REVISE
+    answers(mem, "Where does my flight land?", "Boulder")
+
+
+def test_stance_change(mem: Memory) -> None:
+    acts = say(mem, (at(1), "I love Ethiopian food, injera is the best."),
+               (at(7), "Honestly I can't stand Ethiopian food anymore."))
+    assert acts == [Action.APPEND, Action.REVISE]
+
+
+def test_someone_elses_claim_does_not_overwrite_the_users_word(mem: Memory) -> None:
+    acts = say(mem, (at(1), "I live in Leeds."),
+               (at(3), "My aunt keeps telling everyone I moved back to York."))
+    assert acts[1] in (Action.REJECT_CONFLICT, Action.DEFER_VERIFY)
+    answers(mem, "Where do I live?", "Leeds", absent=["York"])
+
+
+def test_other_peoples_facts_and_updates_stay_theirs(mem: Memory) -> None:
+    say(mem, (at(1), "I live in Leeds."), (at(1, 2), "My brother lives in Glasgow."),
+        (at(4), "My brother just moved to Cardiff."))
+    answers(mem, "Where does my brother live?", "Cardiff", absent=["Glasgow", "Leeds"])
+    answers(mem, "Where do I live?", "Leeds", absent=["Cardiff", "Glasgow"])
+    brother = [r for r in mem.records("alice", Ledger.HISTORY) if "Glasgow" in r.text]
+    assert brother and brother[0].status is Status.SUPERSEDED
+
+
+def test_restatements_and_chitchat_store_nothing(mem: Memory) -> None:
+    acts = say(mem, (at(1), "I work as a nurse at St. Mary's."),
+               (at(6), "Still a nurse at St. Mary's, mostly night shifts."),
+               (at(6, 2), "ugh, my legs are jelly after standing for twelve hours"),
+               (at(6, 3), "tell me a joke about plumbers"))
+    assert acts == [Action.APPEND, Action.NOOP, Action.NOOP, Action.NOOP]
+
+
+def test_first_statements_are_live_and_a_second_pet_coexists(mem: Memory) -> None:
+    acts = say(mem, (at(1), "I have a dog called Bruno."),
+               (at(2), "We also adopted a kitten, Nori."))
+    assert acts == [Action.APPEND, Action.APPEND]
+    live = {r.text for r in mem.records("alice", Ledger.ACCEPTED)}
+    assert live == {"I have a dog called Bruno.", "We also adopted a kitten, Nori."}
+    assert mem.records("alice", Ledger.PENDING) == []
+
+
+def test_an_older_statement_is_placed_in_history_by_time(mem: Memory) -> None:
+    say(mem, (at(6), "I live in Madrid."))
+    tx = mem.add("I live in Seville.", user_id="alice", at=at(2))
+    assert tx.action is Action.APPEND and tx.record is not None
+    assert tx.record.status is Status.SUPERSEDED and tx.record.valid_to is not None
+    assert mem.records("alice", Ledger.PENDING) == []
+    answers(mem, "Where do I live?", "Madrid", absent=["Seville"])
+    answers(mem, "Where did I live before?", "Seville", absent=["Madrid"])
+    answers(mem, "Where did I live?", "Seville", when=at(3))
+
+
+def test_questions_about_unstated_things_are_not_in_memory(mem: Memory) -> None:
+    say(mem, (at(1), "I work as an architect at Foster Studio."))
+    not_in_memory(mem, "Where did I live before?")
+    not_in_memory(mem, "What's my blood type?")
+
+
+def test_when_did_it_change_answers_with_the_date(mem: Memory) -> None:
+    say(mem, (at(1), "I live in Leeds."), ("2024-03-14T18:00:00+00:00", "I moved to Bristol."))
+    ans = mem.answer("When did I move to Bristol?", user_id="alice")
+    assert ans.value == "2024-03-14" and "2024-03-14" in ans.text
+
+
+def test_a_long_message_with_several_facts(mem: Memory) -> None:
+    mem.add("Quick status: the mobile app now has 12,000 weekly users and the crash rate is "
+            "down to 0.4%. We're still on React Native. Can you draft the release notes?\n"
+            "```js\nconst users = 12000;\n```", user_id="alice", at=at(1), provenance="m1")
+    mem.add("Update: weekly users hit 15,500 after the campaign.", user_id="alice", at=at(2),
+            provenance="m2")
+    ans = mem.answer("How many weekly users does the mobile app have?", user_id="alice")
+    assert ans.used is not None and ans.used.record.provenance == "m2", ans.text
+    answers(mem, "Which framework is the app built with?", "React Native")
+
+
+@pytest.mark.parametrize("policy_name", ["rules", "learned"])
+def test_the_older_policies_stay_selectable(embedder: object, policy_name: str) -> None:
+    from stateledger.interfaces.llm_options import memory_options
+
+    class Args:
+        policy = policy_name
+        answerer = "resolver"
+        controller = "off"
+
+    options = memory_options(Args(), env={})  # type: ignore[arg-type]
+    with Memory(":memory:", embedder=embedder, **options) as mem:  # type: ignore[arg-type]
+        assert mem.policy.name.startswith(policy_name[:5])
+        mem.add("I live in Leeds.", user_id="bob", at=at(1))
