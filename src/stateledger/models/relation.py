@@ -35,11 +35,11 @@ import torch
 from torch import nn
 from torch.nn import functional as F
 
+from stateledger.core.open_world import RELATIONS
 from stateledger.errors import ModelError
 from stateledger.models.embedder import DIM, model_dir
 
 FORMAT_VERSION = 1
-RELATIONS: tuple[str, ...] = ("unrelated", "same", "update", "end", "coexist")
 STANCES: tuple[str, ...] = (
     "fact", "question", "hedged", "reported", "past", "transition", "correction", "ending",
 )

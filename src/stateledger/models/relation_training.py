@@ -31,9 +31,9 @@ import torch
 from torch import nn
 from torch.nn import functional as F
 
+from stateledger.core.open_world import RELATIONS
 from stateledger.models.embedder import Embedder
 from stateledger.models.relation import (
-    RELATIONS,
     STANCES,
     CrossEncoder,
     PairConfig,

@@ -14,28 +14,7 @@ from __future__ import annotations
 from stateledger.synth.episode_pools import CITIES, EMPLOYERS, PEOPLE
 from stateledger.synth.schema import Attribute, NumericPool
 
-_S = tuple[str, ...]
-
-
-def _a(
-    key: str,
-    group: str,
-    noun: str,
-    pool: str,
-    *,
-    multi: bool = False,
-    owner: str = "my",
-    states: _S = (),
-    changes: _S = (),
-    ends: _S = (),
-    questions: _S = (),
-    past_questions: _S = (),
-) -> Attribute:
-    return Attribute(
-        key=key, group=group, noun=noun, pool=pool, multi=multi, owner=owner, states=states,
-        changes=changes, ends=ends, questions=questions, past_questions=past_questions,
-    )
-
+_a = Attribute  # the table below is long: a short name for the constructor
 
 # --- string pools
 

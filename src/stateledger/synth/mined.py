@@ -24,8 +24,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from stateledger.core.open_world import RELATIONS
 from stateledger.core.segment import split_statements
-from stateledger.synth.statements import RELATIONS, Pair, QuestionPair
+from stateledger.synth.statements import Pair, QuestionPair
 
 _WORD = re.compile(r"[a-z0-9]+(?:[.,][0-9]+)*")
 _STOP = frozenset(

@@ -67,3 +67,15 @@ GROUPS: tuple[str, ...] = (
     "plans",  # goals, events, appointments, dates (wedding, move-in, launch)
     "identity",  # name, nickname, pronouns, hometown, nationality, languages, beliefs
 )
+
+
+Phrasings = tuple[str, ...]
+
+
+def brief(key: str, group: str, noun: str, pool: str, *, multi: bool = False, owner: str = "my",
+          s: Phrasings, c: Phrasings, e: Phrasings = (), q: Phrasings, p: Phrasings
+          ) -> Attribute:
+    """An Attribute with short keyword names, for long tables: ``s`` states, ``c`` changes,
+    ``e`` ends, ``q`` / ``p`` questions about the current / previous value."""
+    return Attribute(key=key, group=group, noun=noun, pool=pool, multi=multi, owner=owner,
+                     states=s, changes=c, ends=e, questions=q, past_questions=p)

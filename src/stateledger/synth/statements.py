@@ -23,15 +23,17 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import TypeVar
 
+from stateledger.core.open_world import RELATIONS
 from stateledger.synth import render as R
 from stateledger.synth.chatter import chatter
 from stateledger.synth.episode_pools import PEOPLE
 from stateledger.synth.schema import Attribute, NumericPool
 
-RELATIONS: tuple[str, ...] = ("unrelated", "same", "update", "end", "coexist")
+_T = TypeVar("_T")
 SPLITS: tuple[str, ...] = ("train", "val", "test")
 _FRACTIONS = {"train": 0.7, "val": 0.15, "test": 0.15}
 
@@ -268,15 +270,20 @@ def _with_also(text: str) -> str:
 # --- examples -----------------------------------------------------------------------------------
 
 
+def _collect(n: int, make: Callable[[], _T | None]) -> list[_T]:
+    """``n`` examples from ``make``, which gives None when a draw cannot be rendered."""
+    out: list[_T] = []
+    while len(out) < n:
+        example = make()
+        if example is not None:
+            out.append(example)
+    return out
+
+
 def pairs(vocab: Vocabulary, n: int, seed: int) -> list[Pair]:
     """``n`` (record, statement) pairs with gold relations, roughly balanced."""
     w = _Writer(vocab, random.Random(f"pairs:{seed}"))
-    out: list[Pair] = []
-    while len(out) < n:
-        pair = _pair(w)
-        if pair is not None:
-            out.append(pair)
-    return out
+    return _collect(n, lambda: _pair(w))
 
 
 def _pair(w: _Writer) -> Pair | None:
@@ -372,21 +379,22 @@ def question_pairs(vocab: Vocabulary, n: int, seed: int) -> list[QuestionPair]:
     names them differently from the record ("where does Tom work?" / "my brother Tom got a
     job at ...")."""
     w = _Writer(vocab, random.Random(f"questions:{seed}"))
-    out: list[QuestionPair] = []
-    while len(out) < n:
-        attr = w.rng.choice(w.vocab.attributes)
-        subject = w.subject(0.8)
-        past = w.rng.random() < 0.25
-        question = w.question(attr, R.restyled(w.rng, subject), past)
-        if question is None:
-            continue
-        relevant = w.rng.random() < 0.5
-        record = _question_record(w, attr, subject, relevant)
-        if record is None:
-            continue
-        out.append(QuestionPair(R.noisy(w.rng, question, question=True),
-                                R.noisy(w.rng, record), relevant, attr.key, past))
-    return out
+    return _collect(n, lambda: _question_pair(w))
+
+
+def _question_pair(w: _Writer) -> QuestionPair | None:
+    attr = w.rng.choice(w.vocab.attributes)
+    subject = w.subject(0.8)
+    past = w.rng.random() < 0.25
+    question = w.question(attr, R.restyled(w.rng, subject), past)
+    if question is None:
+        return None
+    relevant = w.rng.random() < 0.5
+    record = _question_record(w, attr, subject, relevant)
+    if record is None:
+        return None
+    return QuestionPair(R.noisy(w.rng, question, question=True), R.noisy(w.rng, record),
+                        relevant, attr.key, past)
 
 
 def _question_record(w: _Writer, attr: Attribute, subject: R.Subject, relevant: bool
@@ -412,12 +420,7 @@ def _question_record(w: _Writer, attr: Attribute, subject: R.Subject, relevant: 
 def statement_examples(vocab: Vocabulary, n: int, seed: int) -> list[StatementExample]:
     """``n`` single texts with their stance labels."""
     w = _Writer(vocab, random.Random(f"statements:{seed}"))
-    out: list[StatementExample] = []
-    while len(out) < n:
-        example = _statement(w)
-        if example is not None:
-            out.append(example)
-    return out
+    return _collect(n, lambda: _statement(w))
 
 
 def _statement(w: _Writer) -> StatementExample | None:
