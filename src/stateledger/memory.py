@@ -388,8 +388,8 @@ class Memory:
         when no evidence does.
 
         The resolver looks at a wider pool than ``k`` (``ANSWER_POOL``): the state asked for
-        may rank below other facts that share its words. ``Answer.evidence`` is the top-k
-        of that pool, plus the items the answer used when they ranked lower.
+        may rank below other facts that share its words. ``Answer.evidence`` starts with the
+        items the answer used (``Answer.used`` is the first), then the rest of the top k.
         """
         when = validate.optional_timestamp(at)
         packet = self.search(question, user_id, k=max(k, ANSWER_POOL), at=when)
@@ -406,11 +406,13 @@ class Memory:
         trace = dict(packet.trace)
         trace["resolver"] = {
             "reason": found.reason,
-            "used": [ev.record.id for ev in found.used],
+            "used": found.used[0].record.id if found.used else None,
+            "used_all": [ev.record.id for ev in found.used],
             "relevance": None if scores is None else {
                 ev.record.id: round(float(p), 4) for ev, p in zip(pool, scores, strict=True)},
         }
-        shown = pool[:k] + tuple(ev for ev in found.used if ev not in pool[:k])
+        # The evidence the answer rests on comes first, then the rest of the top k.
+        shown = found.used + tuple(ev for ev in pool[:k] if ev not in found.used)
         answer = Answer(
             text=found.text if found.text is not None else NOT_IN_MEMORY,
             view=packet.view,
@@ -439,7 +441,8 @@ class Memory:
         who = " and ".join(question.holders) or "the record"
         trace = dict(packet.trace)
         trace["resolver"] = {"reason": f"belief: the place {who} last saw "
-                             f"({question.when})", "used": [found.record.id]}
+                             f"({question.when})", "used": found.record.id,
+                             "used_all": [found.record.id]}
         return Answer(text=f"the {found.place}", view=packet.view,
                       evidence=(used, *packet.items[:4]), trace=trace, found=True,
                       value=found.place, used=used)

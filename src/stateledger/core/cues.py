@@ -244,6 +244,12 @@ class Cues:
         return self.mentions[0] if self.mentions else None
 
 
+# "Terence is my name", "Janet is what I am called", "Tan is my favourite colour": the name
+# is the value of one of the user's own attributes, not the sentence's subject ("Tom is my
+# brother" names a person, so it stays about Tom).
+_VALUE_OF_MINE = re.compile(
+    r"(?:'s)?\s+is\s+(?:what\s+(?:i|people|everyone|they)\b|how\s+(?:i|people)\b|"
+    r"(?:my|our)\s+(?!(?:" + ROLE_WORDS[3:-1] + r")\b)\w)", re.I)
 _NOT_A_NAME = re.compile(
     r"(?i)^(?:i|we|it|this|that|there|today|yesterday|life|work|things|everything|nothing|"
     r"weekends?|most|honestly|actually|sadly|luckily|everyone|nobody|someone)$"
@@ -324,7 +330,7 @@ def analyse(text: str, *, speaker: str | None = None, user_name: str | None = No
             or (role is not None and attribute_slot(role) == m.slot)
             or (name and m.value.lower().startswith(name.lower()))
             for m in found
-        )
+        ) or bool(other.group("name") and _VALUE_OF_MINE.match(body, other.end("name")))
         if name and not is_user and not names_role and not _NOT_A_NAME.match(name):
             subject = name.lower()
             first_person = False
