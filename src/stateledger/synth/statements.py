@@ -233,24 +233,50 @@ class _Writer:
         return self.render(attr, R.PAST_FRAMES, subject, v=v)
 
     def other_attribute(self, attr: Attribute, same_group: bool) -> Attribute:
-        """Another attribute: of the same topic group, or, half the time, of the same value
-        type (a number beside a number: "I sleep 8 hours" / "my commute is 25 minutes")."""
-        numeric = attr.pool in self.vocab.numeric
+        """Another attribute, as close as possible in kind: half the time one whose values
+        look the same (the same value pool: home city / hometown; the same unit: "I sleep
+        8 hours" / "my commute is 25 minutes"), else one of the same topic group (or any,
+        when ``same_group`` is off)."""
+        kind = self.value_kind(attr)
+        pool: list[Attribute] = []
         if self.rng.random() < 0.5:
             pool = [a for a in self.vocab.attributes
-                    if a.key != attr.key and (a.pool in self.vocab.numeric) == numeric
-                    and (not same_group or a.group == attr.group)]
-        else:
+                    if a.key != attr.key and self.value_kind(a) == kind]
+        elif same_group:
             pool = [a for a in self.by_group.get(attr.group, []) if a.key != attr.key]
-        if (not same_group and not pool) or not pool:
+        if not pool:
             pool = [a for a in self.vocab.attributes if a.key != attr.key]
         return self.rng.choice(pool)
+
+    def value_kind(self, attr: Attribute) -> str:
+        """What an attribute's values look like: its string pool, or its number's unit."""
+        numeric = self.vocab.numeric.get(attr.pool)
+        if numeric is None:
+            return attr.pool
+        return _unit_kind(numeric.fmt)
 
     def question(self, attr: Attribute, subject: R.Subject, past: bool) -> str | None:
         own = attr.past_questions if past else attr.questions
         frames = R.PAST_QUESTION_FRAMES if past else R.QUESTION_FRAMES
         use_own = own and self.rng.random() < 0.7
         return self.render(attr, own if use_own else frames, subject)
+
+
+_UNITS = (
+    ("money", re.compile(r"[$€£¥]|\b(?:usd|eur|dollars?|euros?|pounds)\b", re.I)),
+    ("time", re.compile(r"\b(?:ms|seconds?|minutes?|min|hours?|hrs?|days?|weeks?|months?|"
+                        r"years?)\b", re.I)),
+    ("percent", re.compile(r"%|percent", re.I)),
+    ("weight", re.compile(r"\b(?:kg|lbs?|grams?|g)\b", re.I)),
+    ("distance", re.compile(r"\b(?:km|miles?|meters?|m|feet|ft)\b", re.I)),
+    ("size", re.compile(r"\b(?:gb|mb|tb|kb)\b", re.I)),
+)
+
+
+def _unit_kind(fmt: str) -> str:
+    """A number format's kind of unit ("money", "time", ...), else "count"."""
+    text = re.sub(r"\{[^}]*\}", " ", fmt)
+    return next((kind for kind, rx in _UNITS if rx.search(text)), "count")
 
 
 def _opening(template: str) -> str:
