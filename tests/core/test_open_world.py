@@ -149,3 +149,8 @@ def test_backfill_places_an_earlier_state_between_its_neighbours() -> None:
     assert not check_invariants(list(after.values()))
     lone = execute(Decision(Action.APPEND, Relation.BACKFILL), replace(middle, id="d"), {})
     assert lone.inserts[0].status is Status.SUPERSEDED and lone.inserts[0].valid_to == t[1]
+    recalled = replace(middle, id="e", valid_from=t[2] + timedelta(days=9))  # said later
+    after = apply_diff(state, execute(Decision(Action.APPEND, Relation.BACKFILL, "c"),
+                                      recalled, state))
+    assert (after["e"].valid_from, after["e"].valid_to) == (t[2], t[2])
+    assert after["c"].status is Status.ACTIVE and "e" in after["c"].linked(LinkType.SUPERSEDES)

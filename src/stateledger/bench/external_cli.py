@@ -17,6 +17,15 @@ from stateledger.bench.cli import emit, metrics_table, progress_bar, staged_prog
 from stateledger.bench.state_cli import _command, _quiet_libraries, _systems
 
 
+def _numbers(value: str) -> list[int]:
+    from stateledger.errors import InvalidInputError
+
+    try:
+        return [int(x) for x in value.split(",") if x.strip()]
+    except ValueError:
+        raise InvalidInputError(f"--chats takes comma-separated numbers, got {value!r}") from None
+
+
 def cmd_external(args: argparse.Namespace) -> None:
     from stateledger.bench.external import DEFAULT_SYSTEMS, run_beam, run_goodai
     from stateledger.bench.netguard import no_network
@@ -29,7 +38,10 @@ def cmd_external(args: argparse.Namespace) -> None:
     systems = _systems(args.systems) or list(DEFAULT_SYSTEMS)
     with progress_bar() as bar, no_network() as net:
         if args.suite == "beam":
-            result = run_beam(path=args.data, systems=systems, k=args.k,
+            from stateledger.bench.external_data import load_beam
+
+            chats = load_beam(args.data, _numbers(args.chats)) if args.chats else None
+            result = run_beam(path=args.data, systems=systems, k=args.k, chats=chats,
                               progress=staged_progress(bar))
         else:
             result = run_goodai(path=args.data, systems=systems, filler=args.filler,
@@ -79,6 +91,8 @@ def add_commands(bsub: Any) -> None:
     p.add_argument("--seed", type=int, default=0, help="goodai: seed of the filler choice")
     p.add_argument("--locomo", default=None,
                    help="goodai: LoCoMo file for the filler (default: found automatically)")
+    p.add_argument("--chats", default=None,
+                   help="beam: comma-separated chat numbers (default: all)")
     p.add_argument("--k", type=int, default=5, help="evidence items per answer (top-k)")
     p.add_argument("--out", default="bench-out", help="folder for the report and chart")
     p.add_argument("--json", action="store_true", help="print one JSON object")

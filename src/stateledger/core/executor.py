@@ -24,7 +24,8 @@ began later), it is placed in the chain by time: the earliest state after it (wa
 from the target along ``supersedes`` links the state knows) supersedes it, its validity
 ends where that state begins, and a state before it ends where it begins. Without a target
 it is a past state with nothing known after it (valid from and to the time it was said).
-The live state never changes.
+A past state said *after* its target began ("we used to run Oracle") is placed right before
+the target, with no length of its own. The live state never changes.
 
 Pending resolution: an append or revise with ``resolves_id`` confirms a pending record (the
 new record verifies it, the pending record moves to history as superseded); a reject_conflict with
@@ -160,7 +161,11 @@ def _backfill(candidate: Record, target: Record | None, state: Mapping[str, Reco
     if target is None:
         return Diff(inserts=(_past(candidate, at),))
     if target.valid_from <= at:
-        raise ExecutionError(f"a backfill must be older than its target {target.id}")
+        # Said after the state it precedes ("we used to run Oracle" while Postgres is live):
+        # all that is known is that it held before the target, so it ends where the target
+        # begins and nothing else moves.
+        new = _past(candidate, target.valid_from).with_changes(valid_from=target.valid_from)
+        return Diff(inserts=(new,), links=(Link(target.id, new.id, LinkType.SUPERSEDES),))
     successor = target
     while True:  # walk back to the earliest known state that began after the candidate
         earlier = [state[i] for i in successor.linked(LinkType.SUPERSEDES) if i in state]
