@@ -66,7 +66,8 @@ def test_serve_and_mcp_parse() -> None:
     parser = cli.build_parser()
     args = parser.parse_args(["serve", "--db", "m.db", "--port", "9000", "--keys", "k.db",
                               "--controller", "shadow", "--policy", "llm-judge"])
-    assert (args.port, args.host, args.keys, args.max_body) == (9000, "127.0.0.1", "k.db", 65536)
+    assert (args.port, args.host, args.keys) == (9000, "127.0.0.1", "k.db")
+    assert args.max_body == 8 * 1024 * 1024
     assert args.controller == "shadow" and args.policy == "llm-judge"
     args = parser.parse_args(["mcp", "--db", "m.db", "--user-default", "me"])
     assert args.user_default == "me" and args.answerer == "auto"

@@ -182,19 +182,19 @@ def test_tenants_are_isolated(server: LiveServer, keys: dict[str, str]) -> None:
 
 def test_oversized_body_gets_413(server: LiveServer, keys: dict[str, str]) -> None:
     before = server.memory.users()
-    big = {"text": "I live in Boston. " * 4000, "user_id": "dave"}  # ~72 KB of JSON
+    big = {"text": "I live in Boston. " * 480_000, "user_id": "dave"}  # ~8.6 MB of JSON
     with client(server, keys["acme"]) as c:
         msg = err(c.post("/v1/memories", json=big), 413, "payload_too_large")
-        assert "65,536 bytes" in msg
+        assert "8,388,608 bytes" in msg
         body = json.dumps(big).encode()
-        chunked = c.post("/v1/memories", content=iter([body[:40_000], body[40_000:]]),
+        chunked = c.post("/v1/memories", content=iter([body[:4_000_000], body[4_000_000:]]),
                          headers={"Content-Type": "application/json"})
         err(chunked, 413, "payload_too_large")
-        # Just under the engine's 8,000-character statement limit is fine at the HTTP layer
-        # and rejected by the engine with a clear 422.
-        msg = err(c.post("/v1/memories", json={"text": "x" * 9000, "user_id": "dave"}),
+        # Over the engine's 1,000,000-character message limit, yet under the body limit: the
+        # HTTP layer lets it through and the engine rejects it with a clear 422.
+        msg = err(c.post("/v1/memories", json={"text": "x" * 1_000_001, "user_id": "dave"}),
                   422, "invalid_input")
-        assert "limit is 8,000" in msg
+        assert "limit is 1,000,000" in msg
     assert server.memory.users() == before
 
 

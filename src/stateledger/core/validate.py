@@ -13,6 +13,9 @@ from stateledger.errors import InvalidInputError, InvalidTextError, InvalidTimeE
 
 MAX_TEXT_CHARS = 8_000  # a single statement or name; messages have their own limit
 MAX_MESSAGE_CHARS = 1_000_000  # a message is split into statements; any chat turn fits
+# The REST server's request-body limit: a message of MAX_MESSAGE_CHARS is about 1 MB of
+# plain JSON, a few MB when every character is escaped; 8 MiB holds any of them.
+MAX_BODY_BYTES = 8 * 1024 * 1024
 MAX_QUERY_CHARS = 2_000
 MAX_K = 100
 _USER_ID = re.compile(r"^[A-Za-z0-9_.@:\-]{1,128}$")

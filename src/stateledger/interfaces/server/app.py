@@ -54,7 +54,7 @@ except ImportError as _exc:  # pragma: no cover - depends on the environment
 
 __all__ = ["MAX_BODY_BYTES", "create_app"]
 
-MAX_BODY_BYTES = 64 * 1024  # a statement is at most 8,000 characters; 64 KiB is generous
+MAX_BODY_BYTES = validate.MAX_BODY_BYTES
 MAX_USER_CHARS = 128  # validate.user_id's limit applies to the scoped id
 _STATIC = "interfaces/static"
 _ASSETS = {"inspector.js": "text/javascript", "inspector.css": "text/css"}

@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from stateledger.core.validate import MAX_BODY_BYTES
 from stateledger.errors import MissingDependencyError
 from stateledger.interfaces.llm_options import add_llm_arguments, memory_options
 from stateledger.interfaces.server.keys import KeyStore, default_keys_path
@@ -96,8 +97,9 @@ def add_commands(sub: Any) -> None:
     _store_args(p)
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", default=8765, type=int)
-    p.add_argument("--max-body", default=64 * 1024, type=int, metavar="BYTES",
-                   help="largest request body accepted (default 65536; larger gets 413)")
+    p.add_argument("--max-body", default=MAX_BODY_BYTES, type=int, metavar="BYTES",
+                   help=f"largest request body accepted (default {MAX_BODY_BYTES}; larger "
+                   "gets 413)")
     p.add_argument("--log-level", default="info",
                    choices=["critical", "error", "warning", "info", "debug"])
     add_llm_arguments(p)
