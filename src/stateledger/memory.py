@@ -42,7 +42,7 @@ from stateledger.core.model import (
 from stateledger.core.packet import build_packet
 from stateledger.core.policy import Candidate, Policy, Statement, reliability
 from stateledger.core.profiler import profile_query
-from stateledger.core.question import question_subject
+from stateledger.core.question import asks_all, question_subject
 from stateledger.core.resolver import NOT_IN_MEMORY, resolve_open
 from stateledger.core.segment import split_statements
 from stateledger.core.statement import analyse_statement, statement_record
@@ -67,6 +67,7 @@ SLOT_SEEDS = 4  # records per asked (subject, slot) added to the seeds from the 
 # The controller sees at most this many pre-ranked candidates (llm.prompts, A-TMA 4.4).
 CONTROLLER_POOL = 10
 ANSWER_POOL = 10  # evidence items the answer step weighs (the packet shows the top k)
+LIST_POOL = 30  # ... for a question that asks for every matching state ("all the names")
 BELIEF_RECORDS = 200  # records read for a belief question (the thing's states, the people)
 RESOLVE_POLICY = "resolve"  # policy name logged for explicit confirm/deny of a pending record
 
@@ -387,12 +388,14 @@ class Memory:
         in the state the question asks for (``core.resolver.resolve_open``); "not in memory"
         when no evidence does.
 
-        The resolver looks at a wider pool than ``k`` (``ANSWER_POOL``): the state asked for
-        may rank below other facts that share its words. ``Answer.evidence`` starts with the
+        The resolver looks at a wider pool than ``k`` (``ANSWER_POOL``, ``LIST_POOL`` for a
+        question that asks for every matching state): the state asked for may rank below
+        other facts that share its words. ``Answer.evidence`` starts with the
         items the answer used (``Answer.used`` is the first), then the rest of the top k.
         """
         when = validate.optional_timestamp(at)
-        packet = self.search(question, user_id, k=max(k, ANSWER_POOL), at=when)
+        pool_k = LIST_POOL if asks_all(question) else ANSWER_POOL
+        packet = self.search(question, user_id, k=max(k, pool_k), at=when)
         belief = parse_belief(question)
         if belief is not None:
             held = self._belief(belief, validate.user_id(user_id), packet, when)
@@ -556,7 +559,7 @@ class Memory:
 
 class Relevance(Protocol):
     """Scores how likely each record states the variable a question asks about, and how
-    a statement relates to records (``models.relation.PairModel``)."""
+    a statement relates to records (``models.relation.RelationModel``)."""
 
     def relevance(self, question: str, records: Sequence[str]) -> np.ndarray: ...
 
@@ -565,15 +568,15 @@ class Relevance(Protocol):
 
 
 def default_relevance() -> Relevance:
-    from stateledger.models.relation import shared_pair_model
+    from stateledger.models.relation import shared_relation_model
 
-    return shared_pair_model()
+    return shared_relation_model()
 
 
 def default_policy() -> Policy:
     """The policy ``Memory`` uses when none is given: the open-world policy over the shipped
     relation models (``models.open_world``)."""
     from stateledger.models.open_world import OpenWorldPolicy
-    from stateledger.models.relation import shared_pair_model, shared_stance_model
+    from stateledger.models.relation import shared_relation_model
 
-    return OpenWorldPolicy(shared_pair_model(), shared_stance_model())
+    return OpenWorldPolicy(shared_relation_model())

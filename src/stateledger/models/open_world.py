@@ -1,70 +1,74 @@
 """``OpenWorldPolicy``: the default write policy, deciding from learned relations.
 
-For each statement it asks two models (``models.relation``): the stance model (is this a
-fact at all; hedged, reported, past, in progress?) over the statement's embedding and cue
-flags, and the pair model (how does the statement relate to each candidate record?) over
-the few most similar candidates of the same subject. The decision itself is the pure rule
-set of ``core.open_world``. Candidates of another subject, or in history, are never asked
-about: the pair model's cost is bounded by ``max_pairs`` forwards per statement, and none
-for a statement that states no fact.
+For each statement it asks the relation model (``models.relation``) two things: its stance
+(is this a fact at all; hedged, reported, past, in progress?) and how it relates to each
+of the few most similar candidate records. The decision itself is the pure rule set of
+``core.open_world``. Records in history, and records of someone else
+(``may_share_state``), are never asked about. Both questions go through one batched
+forward (the statement alone, and at most ``max_pairs`` (record, statement) pairs): on a
+CPU a forward over a few short texts costs about what one costs, since streaming the
+weights dominates.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
-import numpy as np
-
 from stateledger.core.model import LIVE, Decision, Status
-from stateledger.core.open_world import Stance, Thresholds, decide_open_world
+from stateledger.core.open_world import (
+    Stance,
+    Thresholds,
+    decide_open_world,
+    may_share_state,
+)
 from stateledger.core.policy import Candidate, Statement
-from stateledger.errors import ModelError
-from stateledger.models.relation import STANCES, PairModel, StanceModel
-from stateledger.models.stance_cues import statement_cues
+from stateledger.models.relation import STANCES, RelationModel
 
 
 class OpenWorldPolicy:
-    """Relations from the pair model, stance from the stance model, rules from core."""
+    """Stance and relations from the relation model, the decision from core's rules."""
 
     name = "open-world"
 
-    def __init__(self, pair: PairModel, stance: StanceModel, *,
-                 thresholds: Thresholds | None = None, max_pairs: int = 4,
-                 min_similarity: float = 0.15) -> None:
-        self.pair = pair
-        self.stance = stance
+    def __init__(self, model: RelationModel, *, thresholds: Thresholds | None = None,
+                 max_pairs: int = 4, min_similarity: float = 0.15) -> None:
+        self.model = model
         self.thresholds = thresholds or Thresholds()
         self.max_pairs = max_pairs
         self.min_similarity = min_similarity
 
     @classmethod
     def load(cls, **kwargs: object) -> OpenWorldPolicy:
-        """The shipped models."""
-        return cls(PairModel.load(), StanceModel.load(), **kwargs)  # type: ignore[arg-type]
+        """The shipped model."""
+        return cls(RelationModel.load(), **kwargs)  # type: ignore[arg-type]
 
     def stance_of(self, st: Statement) -> Stance:
-        if st.embedding is None:
-            raise ModelError("the open-world policy needs the statement's embedding")
-        probs = self.stance.predict(np.asarray(st.embedding)[None, :],
-                                    statement_cues(st)[None, :])[0]
-        return Stance(**{name: float(p) for name, p in zip(STANCES, probs, strict=True)})
+        return _stance(self.model.stances([st.text])[0])
 
-    def annotate(self, st: Statement, candidates: Sequence[Candidate]) -> list[Candidate]:
-        """The candidates the pair model was asked about, with their relation set."""
-        pool = [c for c in candidates
-                if c.record.subject == st.subject and c.similarity >= self.min_similarity
-                and (c.record.status in LIVE or c.record.status is Status.PENDING)]
-        pool = sorted(pool, key=lambda c: -c.similarity)[: self.max_pairs]
-        probs = self.pair.relations([c.record.text for c in pool], st.text)
-        return [replace(c, relation=tuple(float(x) for x in p))
-                for c, p in zip(pool, probs, strict=True)]
+    def pool(self, st: Statement, candidates: Sequence[Candidate]) -> list[Candidate]:
+        """The candidates worth asking about: live or pending, possibly the same person's
+        state (``core.open_world.may_share_state``), similar enough, the ``max_pairs`` most
+        similar."""
+        pool = [c for c in candidates if c.similarity >= self.min_similarity
+                and (c.record.status in LIVE or c.record.status is Status.PENDING)
+                and may_share_state(st, c.record)]
+        return sorted(pool, key=lambda c: -c.similarity)[: self.max_pairs]
 
     def decide(self, statement: Statement, candidates: list[Candidate]) -> Decision:
-        stance = self.stance_of(statement)
         t = self.thresholds
         if statement.quantity is not None:  # exact arithmetic, no relation model needed
-            return decide_open_world(statement, stance, candidates, t)
-        if statement.question or stance.fact < t.stance:
-            return decide_open_world(statement, stance, [], t)
-        return decide_open_world(statement, stance, self.annotate(statement, candidates), t)
+            return decide_open_world(statement, self.stance_of(statement), candidates, t)
+        pool = self.pool(statement, candidates)
+        text = statement.first_person_text or statement.text
+        probs, relations = self.model.judge(text, [c.record.text for c in pool])
+        judged = {id(c): tuple(float(x) for x in p) for c, p in zip(pool, relations, strict=True)}
+        # Every candidate goes to the rules (a confirmation needs the live record its claim
+        # contradicted, however dissimilar), the pooled ones with their relations.
+        annotated = [replace(c, relation=judged[id(c)]) if id(c) in judged else c
+                     for c in candidates]
+        return decide_open_world(statement, _stance(probs), annotated, t)
+
+
+def _stance(probs: Iterable[float]) -> Stance:
+    return Stance(**{name: float(p) for name, p in zip(STANCES, probs, strict=True)})

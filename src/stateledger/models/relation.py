@@ -1,22 +1,23 @@
 """The open-world update detector: does a new statement change the state a record holds?
 
-Two learned parts, neither tied to a slot name:
+One learned model, tied to no slot name: a small cross-encoder (the first ``layers``
+transformer layers of the bundled all-MiniLM-L6-v2, fine-tuned; the word embeddings stay
+frozen and are read from the MiniLM package at load time, so the shipped weights hold only
+what training changed) with three heads over its [CLS] state and token mean:
 
-- ``PairModel``: a small cross-encoder over ``[CLS] record [SEP] statement [SEP]`` that
-  reads both texts together and says how they relate: ``unrelated`` (another state
-  variable, or no state at all), ``same`` (a restatement), ``update`` (another value of the
-  same variable: a change, a correction, a newer statement), ``end`` (the state stops, no
-  replacement) or ``coexist`` (one more value of a many-valued variable). A second head
-  scores ``[CLS] question [SEP] record [SEP]``: does the record state the variable the
-  question asks about? The encoder is the first ``layers`` transformer layers of the bundled
-  all-MiniLM-L6-v2, fine-tuned; the word embeddings stay frozen and are read from the
-  MiniLM package at load time, so the shipped weights hold only what training changed.
-- ``StanceModel``: a small MLP over the statement's MiniLM sentence embedding (computed by
-  the write path anyway) and its lexical cue flags, giving the stance of one text: does it
-  state a fact at all, is it a question, hedged, reported by someone else, about a past
-  state, a change in progress, a correction, an ending.
+- *relation*, over ``[CLS] record [SEP] statement [SEP]``: how a new statement relates to
+  a stored record: ``unrelated`` (another state variable, or no state at all), ``same`` (a
+  restatement), ``update`` (another value of the same variable: a change, a correction, a
+  newer statement), ``end`` (the state stops, no replacement) or ``coexist`` (one more value
+  of a many-valued variable);
+- *relevance*, over ``[CLS] question [SEP] record [SEP]``: does the record state the
+  variable the question asks about?
+- *stance*, over ``[CLS] statement [SEP]``: does the text state a fact at all, is it a
+  question, hedged, reported by someone else, about a past state, a change in progress, a
+  correction, an ending? Read off the tokens, so "might", "used to" or "Sam says" count
+  whatever the topic (a sentence embedding is dominated by the topic).
 
-Both are trained on generated data (``synth.statements``) by ``models.relation_training``
+It is trained on generated data (``synth.statements``) by ``models.relation_training``
 (``stateledger train relation``); inference runs on CPU in the write path's budget.
 """
 
@@ -37,9 +38,9 @@ from torch.nn import functional as F
 
 from stateledger.core.open_world import RELATIONS
 from stateledger.errors import ModelError
-from stateledger.models.embedder import DIM, model_dir
+from stateledger.models.embedder import model_dir
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2  # 2: the stance head joined the cross-encoder
 STANCES: tuple[str, ...] = (
     "fact", "question", "hedged", "reported", "past", "transition", "correction", "ending",
 )
@@ -79,8 +80,13 @@ class _Layer(nn.Module):
         return out
 
 
+def _head(cfg: PairConfig, outputs: int) -> nn.Sequential:
+    return nn.Sequential(nn.Linear(2 * cfg.hidden, cfg.hidden), nn.GELU(),
+                         nn.Dropout(cfg.dropout), nn.Linear(cfg.hidden, outputs))
+
+
 class CrossEncoder(nn.Module):
-    """MiniLM's first ``cfg.layers`` layers with a relation head and a relevance head.
+    """MiniLM's first ``cfg.layers`` layers with a relation, a relevance and a stance head.
 
     ``word`` (the frozen word embeddings) is passed in, not a parameter: it comes from the
     MiniLM package and is never saved with the fine-tuned weights.
@@ -96,11 +102,9 @@ class CrossEncoder(nn.Module):
         self.token_type = nn.Parameter(torch.zeros(2, cfg.hidden))
         self.emb_ln = nn.LayerNorm(cfg.hidden, eps=1e-12)
         self.layers = nn.ModuleList(_Layer(cfg) for _ in range(cfg.layers))
-        self.relation = nn.Sequential(nn.Linear(2 * cfg.hidden, cfg.hidden), nn.GELU(),
-                                      nn.Dropout(cfg.dropout), nn.Linear(cfg.hidden,
-                                                                         len(RELATIONS)))
-        self.relevance = nn.Sequential(nn.Linear(2 * cfg.hidden, cfg.hidden), nn.GELU(),
-                                       nn.Dropout(cfg.dropout), nn.Linear(cfg.hidden, 1))
+        self.relation = _head(cfg, len(RELATIONS))
+        self.relevance = _head(cfg, 1)
+        self.stance = _head(cfg, len(STANCES))
 
     def encode(self, ids: torch.Tensor, types: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
         """[CLS] state and mean of the real tokens, concatenated: (batch, 2 * hidden)."""
@@ -118,9 +122,14 @@ class CrossEncoder(nn.Module):
 
     def forward(self, ids: torch.Tensor, types: torch.Tensor, mask: torch.Tensor
                 ) -> tuple[torch.Tensor, torch.Tensor]:
-        """(relation logits (batch, 5), relevance logit (batch,))."""
+        """(relation logits (batch, 5), relevance logit (batch,)) of text pairs."""
         h = self.encode(ids, types, mask)
         return self.relation(h), self.relevance(h).squeeze(-1)
+
+    def stance_logits(self, ids: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+        """Stance logits (batch, len(STANCES)) of single texts."""
+        logits: torch.Tensor = self.stance(self.encode(ids, torch.zeros_like(ids), mask))
+        return logits
 
 
 def minilm_init(cfg: PairConfig) -> tuple[CrossEncoder, Any]:
@@ -163,6 +172,13 @@ def pair_tokenizer(tokenizer: Any) -> Any:
     return tokenizer
 
 
+def tokenize_texts(tokenizer: Any, texts: Sequence[str]) -> tuple[torch.Tensor, torch.Tensor]:
+    encodings = tokenizer.encode_batch(list(texts))
+    ids = torch.tensor([e.ids for e in encodings], dtype=torch.long)
+    mask = torch.tensor([e.attention_mask for e in encodings], dtype=torch.long)
+    return ids, mask
+
+
 def tokenize_pairs(tokenizer: Any, firsts: Sequence[str], seconds: Sequence[str]
                    ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     encodings = tokenizer.encode_batch(list(zip(firsts, seconds, strict=True)))
@@ -172,18 +188,17 @@ def tokenize_pairs(tokenizer: Any, firsts: Sequence[str], seconds: Sequence[str]
     return ids, types, mask
 
 
-# --- the shipped pair model -----------------------------------------------------------------
+# --- the shipped model ----------------------------------------------------------------------
 
 
 def shipped_path(name: str) -> Path:
     return Path(str(resources.files("stateledger").joinpath(f"data/{name}")))
 
 
-PAIR_FILE = "relation_pair.pt"
-STANCE_FILE = "relation_stance.npz"
+MODEL_FILE = "relation_model.pt"
 
 
-class PairModel:
+class RelationModel:
     """Inference over the shipped cross-encoder (thread-safe; torch inference mode)."""
 
     def __init__(self, model: CrossEncoder, tokenizer: Any) -> None:
@@ -192,8 +207,8 @@ class PairModel:
         self._lock = threading.Lock()
 
     @classmethod
-    def load(cls, path: str | Path | None = None) -> PairModel:
-        p = Path(path) if path is not None else shipped_path(PAIR_FILE)
+    def load(cls, path: str | Path | None = None) -> RelationModel:
+        p = Path(path) if path is not None else shipped_path(MODEL_FILE)
         if not p.exists():
             raise ModelError(f"no relation model at {p}; run `stateledger train relation`")
         try:
@@ -233,8 +248,41 @@ class PairModel:
             _, logit = self.model(ids, types, mask)
             return torch.sigmoid(logit).numpy().astype(np.float32)
 
+    def judge(self, statement: str, records: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+        """The statement's stance probabilities (len(STANCES),) and its relation
+        probabilities to each record (len(records), 5), from one batched forward: the
+        single text and the pairs share one pass over the weights, which is what a forward
+        of a few short texts costs on a CPU."""
+        single = self.tokenizer.encode(statement)
+        pairs = self.tokenizer.encode_batch([(r, statement) for r in records]) if records else []
+        rows = [single, *pairs]
+        width = max(len(e.ids) for e in rows)
+        ids = torch.zeros((len(rows), width), dtype=torch.long)
+        types = torch.zeros_like(ids)
+        mask = torch.zeros_like(ids)
+        for i, e in enumerate(rows):
+            n = len(e.ids)
+            ids[i, :n] = torch.tensor(e.ids)
+            mask[i, :n] = 1
+            if i:
+                types[i, :n] = torch.tensor(e.type_ids)
+        with self._lock, torch.inference_mode():
+            h = self.model.encode(ids, types, mask)
+            stance = torch.sigmoid(self.model.stance(h[:1]))[0]
+            relation = torch.softmax(self.model.relation(h[1:]), dim=-1)
+            return (stance.numpy().astype(np.float32),
+                    relation.numpy().astype(np.float32).reshape(len(records), len(RELATIONS)))
 
-def save_pair_model(model: CrossEncoder, path: Path, extra: Mapping[str, Any]) -> None:
+    def stances(self, texts: Sequence[str]) -> np.ndarray:
+        """Probabilities (len, len(STANCES)) of each stance (independent sigmoids)."""
+        if not texts:
+            return np.zeros((0, len(STANCES)), dtype=np.float32)
+        ids, mask = tokenize_texts(self.tokenizer, texts)
+        with self._lock, torch.inference_mode():
+            return torch.sigmoid(self.model.stance_logits(ids, mask)).numpy().astype(np.float32)
+
+
+def save_relation_model(model: CrossEncoder, path: Path, extra: Mapping[str, Any]) -> None:
     """The fine-tuned weights in float16 (the frozen word embeddings are not saved)."""
     state = {k: v.detach().to(torch.float16) for k, v in model.state_dict().items()}
     blob = {"format": FORMAT_VERSION, "config": json.dumps(asdict(model.cfg)), "state": state,
@@ -243,67 +291,14 @@ def save_pair_model(model: CrossEncoder, path: Path, extra: Mapping[str, Any]) -
     torch.save(blob, path)
 
 
-# --- the stance model -----------------------------------------------------------------------
-
-
-class StanceModel:
-    """A one-hidden-layer MLP over [sentence embedding; cue flags] -> STANCES (sigmoid).
-
-    Inference is plain numpy over the shipped weights; ``cue_flags`` says which lexical
-    cues it expects, in order, so a weights file never meets a different feature layout.
-    """
-
-    def __init__(self, w1: np.ndarray, b1: np.ndarray, w2: np.ndarray, b2: np.ndarray,
-                 cue_flags: Sequence[str]) -> None:
-        if w1.shape[0] != DIM + len(cue_flags) or w2.shape[1] != len(STANCES):
-            raise ModelError(f"stance weights have shape {w1.shape} -> {w2.shape}; expected "
-                             f"{DIM + len(cue_flags)} inputs and {len(STANCES)} outputs")
-        self.w1, self.b1 = w1.astype(np.float32), b1.astype(np.float32)
-        self.w2, self.b2 = w2.astype(np.float32), b2.astype(np.float32)
-        self.cue_flags = tuple(cue_flags)
-
-    @classmethod
-    def load(cls, path: str | Path | None = None) -> StanceModel:
-        p = Path(path) if path is not None else shipped_path(STANCE_FILE)
-        if not p.exists():
-            raise ModelError(f"no stance model at {p}; run `stateledger train relation`")
-        try:
-            with np.load(p, allow_pickle=False) as data:
-                return cls(data["w1"], data["b1"], data["w2"], data["b2"],
-                           [str(x) for x in data["cue_flags"]])
-        except (OSError, ValueError, KeyError) as exc:
-            raise ModelError(f"cannot read stance model {p}: {exc}") from exc
-
-    def predict(self, embeddings: np.ndarray, cues: np.ndarray) -> np.ndarray:
-        """Probabilities (n, len(STANCES)) for n texts."""
-        x = np.concatenate([np.asarray(embeddings, np.float32).reshape(-1, DIM),
-                            np.asarray(cues, np.float32).reshape(len(embeddings), -1)], axis=1)
-        h = np.maximum(x @ self.w1 + self.b1, 0.0)
-        out: np.ndarray = 1.0 / (1.0 + np.exp(-(h @ self.w2 + self.b2)))
-        return out
-
-    def save(self, path: Path) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        np.savez_compressed(path, w1=self.w1.astype(np.float16), b1=self.b1, w2=self.w2,
-                            b2=self.b2, cue_flags=np.array(self.cue_flags))
-
-
 _shared: dict[str, Any] = {}
 _shared_lock = threading.Lock()
 
 
-def shared_pair_model() -> PairModel:
-    """One process-wide shipped pair model (the write and the read path share it)."""
+def shared_relation_model() -> RelationModel:
+    """One process-wide shipped model (the write and the read path share it)."""
     with _shared_lock:
-        if "pair" not in _shared:
-            _shared["pair"] = PairModel.load()
-        model: PairModel = _shared["pair"]
-        return model
-
-
-def shared_stance_model() -> StanceModel:
-    with _shared_lock:
-        if "stance" not in _shared:
-            _shared["stance"] = StanceModel.load()
-        model: StanceModel = _shared["stance"]
+        if "model" not in _shared:
+            _shared["model"] = RelationModel.load()
+        model: RelationModel = _shared["model"]
         return model

@@ -5,12 +5,11 @@ and by value, so the validation numbers measure transfer to state variables, phr
 entities that training never saw; plus, optionally, weakly labelled pairs mined from real
 conversations (``synth.mined``), used for training from their train split only.
 
-- The cross-encoder (``models.relation.CrossEncoder``) starts from MiniLM's first layers and
-  is fine-tuned with cross-entropy over the five relations on (record, statement) pairs and
-  binary cross-entropy on (question, record) relevance, AdamW with linear warm-up and decay;
-  the epoch with the lowest validation loss is kept.
-- The stance MLP is trained on single statements' MiniLM embeddings and cue flags with
-  binary cross-entropy per stance, AdamW, best validation loss kept.
+The cross-encoder (``models.relation.CrossEncoder``) starts from MiniLM's first layers and
+is fine-tuned on three tasks at once: cross-entropy over the five relations on (record,
+statement) pairs, binary cross-entropy on (question, record) relevance and binary
+cross-entropy per stance on single statements; AdamW with linear warm-up and decay; the
+epoch with the lowest validation loss (the sum of the three) is kept.
 
 CPU only; both are seeded. The command that reproduces the shipped weights is in
 docs/BENCHMARKS.md.
@@ -32,17 +31,15 @@ from torch import nn
 from torch.nn import functional as F
 
 from stateledger.core.open_world import RELATIONS
-from stateledger.models.embedder import Embedder
 from stateledger.models.relation import (
     STANCES,
     CrossEncoder,
     PairConfig,
-    StanceModel,
     minilm_init,
-    save_pair_model,
+    save_relation_model,
     tokenize_pairs,
+    tokenize_texts,
 )
-from stateledger.models.stance_cues import CUE_FLAGS, cue_vector
 from stateledger.synth.statements import (
     Pair,
     QuestionPair,
@@ -128,14 +125,27 @@ def _question_batch(tok: Any, data: Sequence[QuestionPair], idx: Sequence[int]
     return ids, types, mask, torch.tensor([float(data[i].relevant) for i in idx])
 
 
+def stance_targets(examples: Sequence[StatementExample]) -> torch.Tensor:
+    return torch.tensor([[float(getattr(e, name)) for name in STANCES] for e in examples])
+
+
+def _stance_batch(tok: Any, data: Sequence[StatementExample], idx: Sequence[int]
+                  ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    ids, mask = tokenize_texts(tok, [data[i].text for i in idx])
+    return ids, mask, stance_targets([data[i] for i in idx])
+
+
 def evaluate_pairs(model: CrossEncoder, tok: Any, data: RelationData, batch: int = 64
                    ) -> dict[str, float]:
-    """Loss, accuracy and macro F1 of the relation head; accuracy of the relevance head."""
+    """Loss (the three tasks summed), accuracy and macro F1 of the relation head, accuracy
+    of the relevance head, and per stance its F1 (the positives are the rarer side)."""
     model.eval()
     pred: list[int] = []
     gold: list[int] = []
     loss, n = 0.0, 0
     q_hits, q_loss = 0, 0.0
+    s_loss = 0.0
+    s_pred: list[torch.Tensor] = []
     with torch.inference_mode():
         for start in range(0, len(data.pairs), batch):
             idx = list(range(start, min(start + batch, len(data.pairs))))
@@ -151,9 +161,16 @@ def evaluate_pairs(model: CrossEncoder, tok: Any, data: RelationData, batch: int
             _, logit = model(ids, types, mask)
             q_loss += float(F.binary_cross_entropy_with_logits(logit, yq, reduction="sum"))
             q_hits += int(((logit > 0).float() == yq).sum())
+        for start in range(0, len(data.statements), batch):
+            idx = list(range(start, min(start + batch, len(data.statements))))
+            ids, mask, ys = _stance_batch(tok, data.statements, idx)
+            slogit = model.stance_logits(ids, mask)
+            s_loss += float(F.binary_cross_entropy_with_logits(slogit, ys, reduction="sum"))
+            s_pred.append(slogit > 0)
     n_q = max(1, len(data.questions))
-    return {
-        "loss": loss / max(1, n) + q_loss / n_q,
+    n_s = max(1, len(data.statements))
+    out = {
+        "loss": loss / max(1, n) + q_loss / n_q + s_loss / n_s,
         "relation_accuracy": float(np.mean(np.array(pred) == np.array(gold))) if gold else 0.0,
         "relation_macro_f1": macro_f1(gold, pred, len(RELATIONS)),
         "relevance_accuracy": q_hits / n_q,
@@ -161,6 +178,13 @@ def evaluate_pairs(model: CrossEncoder, tok: Any, data: RelationData, batch: int
                                                                        len(RELATIONS)),
                                               strict=True)},
     }
+    if s_pred:
+        predicted = torch.cat(s_pred).int()
+        truth = stance_targets(data.statements).int()
+        for j, name in enumerate(STANCES):
+            out[f"stance_f1_{name}"] = per_class_f1(truth[:, j].tolist(),
+                                                    predicted[:, j].tolist(), 2)[1]
+    return out
 
 
 def per_class_f1(gold: Sequence[int], pred: Sequence[int], k: int) -> list[float]:
@@ -179,24 +203,25 @@ def macro_f1(gold: Sequence[int], pred: Sequence[int], k: int) -> float:
     return float(np.mean([f1[c] for c in present])) if present else 0.0
 
 
-def train_pair_model(data: dict[str, RelationData], cfg: PairTrainConfig, out: Path,
-                     progress: Progress | None = None) -> dict[str, Any]:
-    """Fine-tune the cross-encoder; writes the best epoch's weights to ``out``."""
+def train_relation_model(data: dict[str, RelationData], cfg: PairTrainConfig, out: Path,
+                         progress: Progress | None = None) -> dict[str, Any]:
+    """Fine-tune the cross-encoder on its three tasks; writes the best epoch's weights to
+    ``out``."""
     torch.manual_seed(cfg.seed)
     torch.set_num_threads(cfg.threads)
     rng = random.Random(cfg.seed)
     model, tok = minilm_init(PairConfig(layers=cfg.layers))
     train, val = data["train"], data["val"]
-    encoder_params = [p for n, p in model.named_parameters()
-                      if not n.startswith(("relation.", "relevance."))]
-    head_params = [p for n, p in model.named_parameters()
-                   if n.startswith(("relation.", "relevance."))]
+    heads = ("relation.", "relevance.", "stance.")
+    encoder_params = [p for n, p in model.named_parameters() if not n.startswith(heads)]
+    head_params = [p for n, p in model.named_parameters() if n.startswith(heads)]
     opt = torch.optim.AdamW([{"params": encoder_params, "lr": cfg.lr},
                              {"params": head_params, "lr": cfg.head_lr}],
                             weight_decay=cfg.weight_decay)
-    # A question batch beside every pair batch while question examples last (then every
-    # q_every-th): relevance gets as many updates as the relation head.
+    # A question batch and a stance batch beside every q_every-th / s_every-th pair batch, so
+    # each task's examples are seen about once per epoch.
     q_every = max(1, round(len(train.pairs) / max(1, len(train.questions))))
+    s_every = max(1, round(len(train.pairs) / max(1, len(train.statements))))
     steps_per_epoch = math.ceil(len(train.pairs) / cfg.batch)
     total = steps_per_epoch * cfg.epochs
     warm = max(1, int(cfg.warmup * total))
@@ -204,6 +229,7 @@ def train_pair_model(data: dict[str, RelationData], cfg: PairTrainConfig, out: P
         opt, lambda s: min(1.0, (s + 1) / warm) * max(0.0, (total - s) / max(1, total - warm)))
     p_lengths = [len(p.record) + len(p.statement) for p in train.pairs]
     q_lengths = [len(q.question) + len(q.record) for q in train.questions]
+    s_lengths = [len(e.text) for e in train.statements]
     history: list[dict[str, float]] = []
     best = math.inf
     step = 0
@@ -211,6 +237,7 @@ def train_pair_model(data: dict[str, RelationData], cfg: PairTrainConfig, out: P
     for epoch in range(cfg.epochs):
         model.train()
         q_batches = _batches(len(train.questions), cfg.batch, rng, q_lengths)
+        s_batches = _batches(len(train.statements), cfg.batch, rng, s_lengths)
         for b, idx in enumerate(_batches(len(train.pairs), cfg.batch, rng, p_lengths)):
             ids, types, mask, y = _pair_batch(tok, train.pairs, idx)
             logits, _ = model(ids, types, mask)
@@ -220,6 +247,11 @@ def train_pair_model(data: dict[str, RelationData], cfg: PairTrainConfig, out: P
                 qids, qtypes, qmask, yq = _question_batch(tok, train.questions, qidx)
                 _, qlogit = model(qids, qtypes, qmask)
                 loss = loss + F.binary_cross_entropy_with_logits(qlogit, yq)
+            if s_batches and b % s_every == 0:
+                sidx = s_batches[(b // s_every) % len(s_batches)]
+                sids, smask, ys = _stance_batch(tok, train.statements, sidx)
+                loss = loss + F.binary_cross_entropy_with_logits(model.stance_logits(sids, smask),
+                                                                 ys)
             opt.zero_grad()
             loss.backward()  # type: ignore[no-untyped-call]
             nn.utils.clip_grad_norm_(model.parameters(), 1.0)
@@ -235,75 +267,6 @@ def train_pair_model(data: dict[str, RelationData], cfg: PairTrainConfig, out: P
         history.append(metrics)
         if metrics["loss"] < best:
             best = metrics["loss"]
-            save_pair_model(model, out, {"epoch": epoch + 1, "val": metrics,
+            save_relation_model(model, out, {"epoch": epoch + 1, "val": metrics,
                                          "config": cfg.__dict__})
     return {"history": history, "best_val_loss": best, "steps": step}
-
-
-# --- stance MLP ---------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class StanceTrainConfig:
-    hidden: int = 128
-    epochs: int = 40
-    batch: int = 256
-    lr: float = 2e-3
-    weight_decay: float = 1e-3
-    cue_dropout: float = 0.3
-    seed: int = 0
-
-
-def stance_targets(examples: Sequence[StatementExample]) -> np.ndarray:
-    return np.array([[float(getattr(e, name)) for name in STANCES] for e in examples],
-                    dtype=np.float32)
-
-
-def stance_inputs(examples: Sequence[StatementExample], embedder: Embedder) -> np.ndarray:
-    texts = [e.text for e in examples]
-    emb = embedder.embed(texts)
-    cues = np.stack([cue_vector(t) for t in texts])
-    return np.concatenate([emb, cues], axis=1).astype(np.float32)
-
-
-def train_stance_model(data: dict[str, RelationData], embedder: Embedder,
-                       cfg: StanceTrainConfig, out: Path) -> dict[str, Any]:
-    """Train the stance MLP; writes the best epoch's weights to ``out``."""
-    torch.manual_seed(cfg.seed)
-    x_tr = torch.from_numpy(stance_inputs(data["train"].statements, embedder))
-    y_tr = torch.from_numpy(stance_targets(data["train"].statements))
-    x_va = torch.from_numpy(stance_inputs(data["val"].statements, embedder))
-    y_va = torch.from_numpy(stance_targets(data["val"].statements))
-    net = nn.Sequential(nn.Linear(x_tr.shape[1], cfg.hidden), nn.ReLU(), nn.Dropout(0.1),
-                        nn.Linear(cfg.hidden, len(STANCES)))
-    opt = torch.optim.AdamW(net.parameters(), lr=cfg.lr, weight_decay=cfg.weight_decay)
-    best, best_state, history = math.inf, None, []
-    gen = torch.Generator().manual_seed(cfg.seed)
-    for epoch in range(cfg.epochs):
-        net.train()
-        for idx in torch.randperm(len(x_tr), generator=gen).split(cfg.batch):  # type: ignore[no-untyped-call]
-            x = x_tr[idx].clone()
-            # Cue dropout: the lexical flags miss many phrasings, so the model must also
-            # read the stance off the embedding alone.
-            drop = torch.rand(len(x), generator=gen) < cfg.cue_dropout
-            x[drop, -len(CUE_FLAGS):] = 0.0
-            loss = F.binary_cross_entropy_with_logits(net(x), y_tr[idx])
-            opt.zero_grad()
-            loss.backward()  # type: ignore[no-untyped-call]
-            opt.step()
-        net.eval()
-        with torch.inference_mode():
-            logits = net(x_va)
-            val_loss = float(F.binary_cross_entropy_with_logits(logits, y_va))
-            acc = ((logits > 0).float() == y_va).float().mean(0).tolist()
-        history.append({"epoch": epoch + 1, "loss": val_loss,
-                        **{f"acc_{n}": a for n, a in zip(STANCES, acc, strict=True)}})
-        if val_loss < best:
-            best = val_loss
-            best_state = {k: v.detach().clone() for k, v in net.state_dict().items()}
-    assert best_state is not None
-    model = StanceModel(best_state["0.weight"].T.numpy(), best_state["0.bias"].numpy(),
-                        best_state["3.weight"].T.numpy(), best_state["3.bias"].numpy(),
-                        CUE_FLAGS)
-    model.save(out)
-    return {"history": history, "best_val_loss": best}

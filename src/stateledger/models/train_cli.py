@@ -8,9 +8,10 @@ weights into the package data folder (``--out`` to write elsewhere).
 * ``train policy``  -> ``ledger_policy.pt`` and the ablations ``ledger_policy_no_cf.pt``,
   ``ledger_policy_no_reliability.pt``, ``ledger_policy_no_grounding.pt``, plus the binary
   write/hold baseline ``binary_policy.pt``.
-* ``train relation`` -> ``relation_pair.pt`` (the open-world cross-encoder) and
-  ``relation_stance.npz`` (the stance MLP), from the generated statement pairs of
-  ``synth.statements`` (split by attribute and value; validation reported).
+* ``train relation`` -> ``relation_model.pt`` (the open-world cross-encoder: relation,
+  relevance and stance heads), from the generated statement pairs, question pairs and
+  stance examples of ``synth.statements`` (split by attribute and value; validation
+  reported).
 
 Small models train fastest on one CPU thread (``--threads``): two threads on two shared
 cores spend most of their time waiting for each other.
@@ -58,10 +59,10 @@ def add_commands(sub: Any) -> None:
 
 
 def _relation_parser(tsub: Any) -> None:
-    p = tsub.add_parser("relation", help="the open-world pair model and stance model")
+    p = tsub.add_parser("relation", help="the open-world relation model (cross-encoder)")
     p.add_argument("--seed", type=int, default=0, help="generator and training seed")
     p.add_argument("--pairs", type=int, default=60_000, help="train (record, statement) pairs")
-    p.add_argument("--questions", type=int, default=20_000, help="train (question, record) pairs")
+    p.add_argument("--questions", type=int, default=40_000, help="train (question, record) pairs")
     p.add_argument("--statements", type=int, default=30_000, help="train stance examples")
     p.add_argument("--val", type=int, default=3_000, help="validation pairs (and 1/3 as many "
                    "questions, as many statements)")
@@ -70,8 +71,6 @@ def _relation_parser(tsub: Any) -> None:
     p.add_argument("--mine", action="store_true",
                    help="add weakly labelled pairs mined from the LoCoMo and BEAM dev data "
                    "(training conversations only; needs the shared data)")
-    p.add_argument("--only", choices=("pair", "stance"), default=None,
-                   help="train one of the two models")
     p.add_argument("--out", type=Path, default=None, help="output folder (default: package)")
     p.add_argument("--threads", type=int, default=2, help="torch CPU threads")
     p.add_argument("--json", action="store_true", help="print one JSON object")
@@ -82,48 +81,32 @@ def cmd_relation(args: argparse.Namespace) -> None:
     import torch
 
     from stateledger.bench.cli import emit, metrics_table, progress_bar, staged_progress
-    from stateledger.models.embedder import default_embedder
-    from stateledger.models.relation import PAIR_FILE, STANCE_FILE
+    from stateledger.models.relation import MODEL_FILE
     from stateledger.models.relation_training import (
         PairTrainConfig,
-        StanceTrainConfig,
         generate_data,
-        train_pair_model,
-        train_stance_model,
+        train_relation_model,
     )
     from stateledger.synth.vocab import vocabulary
 
     torch.set_num_threads(max(1, args.threads))
-    out_dir = args.out or data_dir()
+    out = (args.out or data_dir()) / MODEL_FILE
     started = time.perf_counter()
     sizes = {"train": (args.pairs, args.questions, args.statements),
              "val": (args.val, args.val // 3, args.val)}
     extra = mined_pairs(args.seed) if args.mine else None
     data = generate_data(vocabulary(), sizes, seed=args.seed, extra=extra)
-    rows: dict[str, dict[str, Any]] = {}
     with progress_bar() as bar:
-        if args.only in (None, "pair"):
-            t0 = time.perf_counter()
-            report = train_pair_model(
-                data, PairTrainConfig(layers=args.layers, epochs=args.epochs, seed=args.seed,
-                                      threads=args.threads),
-                out_dir / PAIR_FILE, progress=staged_progress(bar))
-            best = min(report["history"], key=lambda h: h["loss"])
-            rows["pair"] = {**{k: round(v, 4) for k, v in best.items()},
-                            "seconds": round(time.perf_counter() - t0, 1),
-                            "weights": str(out_dir / PAIR_FILE)}
-        if args.only in (None, "stance"):
-            t0 = time.perf_counter()
-            report = train_stance_model(data, default_embedder(), StanceTrainConfig(
-                seed=args.seed), out_dir / STANCE_FILE)
-            best = min(report["history"], key=lambda h: h["loss"])
-            rows["stance"] = {**{k: round(v, 4) for k, v in best.items()},
-                              "seconds": round(time.perf_counter() - t0, 1),
-                              "weights": str(out_dir / STANCE_FILE)}
+        report = train_relation_model(
+            data, PairTrainConfig(layers=args.layers, epochs=args.epochs, seed=args.seed,
+                                  threads=args.threads),
+            out, progress=staged_progress(bar))
+    best = min(report["history"], key=lambda h: h["loss"])
+    rows = {"validation": {**{k: round(v, 4) for k, v in best.items()}, "weights": str(out)}}
     payload = {"seconds": round(time.perf_counter() - started, 1), "sizes": sizes,
                "mined": {split: {"pairs": len(p), "questions": len(q)}
                          for split, (p, q) in (extra or {}).items()},
-               "models": rows}
+               "history": report["history"], "models": rows}
     emit(args, payload, metrics_table("train relation (validation: held-out attributes and "
                                       "values)", rows))
 
@@ -140,7 +123,8 @@ def mined_pairs(seed: int) -> dict[str, tuple[list[Any], list[Any]]]:
         qa = [(q.question, q.answer, tuple(q.evidence)) for q in conv.qa
               if q.category != 5 and q.answer]
         sources["val" if i % 5 == 4 else "train"].append(
-            Source(f"locomo-{conv.sample_id}", {t.dia_id: t.text for t in conv.turns}, qa))
+            Source(f"locomo-{conv.sample_id}", {t.dia_id: t.text for t in conv.turns}, qa,
+                   complete=True))
     for chat in load_beam():
         updates = [(q.question, tuple(map(str, q.original_ids)), tuple(map(str, q.updated_ids)))
                    for q in chat.questions]
