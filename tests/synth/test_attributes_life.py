@@ -1,4 +1,5 @@
-"""The personal-life vocabulary (synth.attributes_life and synth.attributes_life2)."""
+"""The personal-life vocabulary (synth.attributes_life, synth.attributes_life2 and the
+routines of synth.attributes_habits)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from types import ModuleType
 
 import pytest
 
-from stateledger.synth import attributes_life, attributes_life2
+from stateledger.synth import attributes_habits, attributes_life, attributes_life2
 from stateledger.synth.schema import GROUPS, Attribute, NumericPool
 
 LIFE_GROUPS = (
@@ -17,10 +18,10 @@ LIFE_GROUPS = (
     "possessions", "finance", "education", "travel", "plans", "identity",
 )
 FIRST_HALF = {"home", "family", "social", "health", "food", "leisure"}
-MODULES = (attributes_life, attributes_life2)
-ATTRS: tuple[Attribute, ...] = attributes_life.ATTRIBUTES + attributes_life2.ATTRIBUTES
-POOLS: dict[str, tuple[str, ...]] = {**attributes_life.POOLS, **attributes_life2.POOLS}
-NUMERIC: dict[str, NumericPool] = {**attributes_life.NUMERIC, **attributes_life2.NUMERIC}
+MODULES = (attributes_life, attributes_life2, attributes_habits)
+ATTRS: tuple[Attribute, ...] = tuple(a for m in MODULES for a in m.ATTRIBUTES)
+POOLS: dict[str, tuple[str, ...]] = {k: v for m in MODULES for k, v in m.POOLS.items()}
+NUMERIC: dict[str, NumericPool] = {k: v for m in MODULES for k, v in m.NUMERIC.items()}
 PLACEHOLDERS = {"v", "old", "noun", "name"}
 ARTICLES = ("a ", "an ", "the ")
 
@@ -71,6 +72,7 @@ def test_counts_per_group() -> None:
 def test_modules_split_by_group() -> None:
     assert {a.group for a in attributes_life.ATTRIBUTES} == FIRST_HALF
     assert {a.group for a in attributes_life2.ATTRIBUTES} == set(LIFE_GROUPS) - FIRST_HALF
+    assert {a.group for a in attributes_habits.ATTRIBUTES} <= set(LIFE_GROUPS)
 
 
 def test_roughly_a_quarter_multi_valued() -> None:

@@ -12,6 +12,12 @@ share few words with the turn that answers them). Two sources give labels for fr
   stating the new value (BEAM): the statement of each most similar to the question makes an
   ``update`` pair (``Pair``), and both are relevant to the question.
 
+Where a source's evidence lists are complete (``Source.complete``: LoCoMo marks every turn
+a question needs), the statements of *other* messages that share most words with the
+question are negatives too: they talk about the same things without stating the answer,
+the hardest case for the relevance head. BEAM lists only the messages of one update, so
+its other messages may well state the asked value and are never used that way.
+
 Labels are weak (the best-overlapping statement is not always the one that states the
 fact), so mined pairs only ever add to the generated training set. Callers split sources
 by conversation and mine only the training side.
@@ -34,6 +40,7 @@ _STOP = frozenset(
     "we you me do does did have has had what which who when where how many much now so as "
     "from by about can could would should will just there their they his her he she".split())
 NEGATIVES_PER_QUESTION = 3
+HARD_NEGATIVES_PER_QUESTION = 1
 
 
 @dataclass(frozen=True)
@@ -45,6 +52,7 @@ class Source:
     messages: dict[str, str]
     questions: list[tuple[str, str, tuple[str, ...]]] = field(default_factory=list)
     updates: list[tuple[str, tuple[str, ...], tuple[str, ...]]] = field(default_factory=list)
+    complete: bool = False  # the evidence ids name every message that states an answer
 
 
 def _words(text: str) -> set[str]:
@@ -71,6 +79,14 @@ def _elsewhere(rng: random.Random, ids: list[str], pieces: dict[str, list[str]],
     return [rng.choice(pieces[m]) for m in others if pieces[m]]
 
 
+def _overlapping(question: str, pieces: dict[str, list[str]], avoid: set[str]) -> list[str]:
+    """Statements of other messages sharing most (at least three) words with the question."""
+    want = _words(question)
+    scored = sorted(((len(_words(p) & want), p) for mid, ps in pieces.items() if mid not in avoid
+                     for p in ps), key=lambda x: -x[0])
+    return [p for n, p in scored[:HARD_NEGATIVES_PER_QUESTION] if n >= 3]
+
+
 def mine(sources: Sequence[Source], seed: int = 0) -> tuple[list[Pair], list[QuestionPair]]:
     """Mined relation and relevance pairs of ``sources`` (see the module doc)."""
     rng = random.Random(f"mined:{seed}")
@@ -89,7 +105,10 @@ def mine(sources: Sequence[Source], seed: int = 0) -> tuple[list[Pair], list[Que
                 continue
             questions.append(QuestionPair(question, best, True, f"mined:{src.name}"))
             negatives = unrelated[:1] + _elsewhere(rng, ids, pieces, set(evidence))
-            for text in negatives[:NEGATIVES_PER_QUESTION]:
+            negatives = negatives[:NEGATIVES_PER_QUESTION]
+            if src.complete:
+                negatives += _overlapping(question, pieces, set(evidence))
+            for text in negatives:
                 questions.append(QuestionPair(question, text, False, f"mined:{src.name}"))
         for question, old_ids, new_ids in src.updates:
             olds = [m for m in old_ids if m in pieces]

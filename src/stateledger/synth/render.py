@@ -23,6 +23,29 @@ STATE_FRAMES = (
     "for the record, {my} {noun} is {v}", "right now {my} {noun} is {v}",
     "{my} {noun} is currently {v}", "just so you know, {my} {noun} is {v}",
     "{my} {noun} has been {v} for a while", "as far as {my} {noun} goes, it's {v}",
+    # A modal that describes, not hedges: the value is stated.
+    "{my} {noun} could be described as {v}", "you could say {my} {noun} is {v}",
+    "I'd say {my} {noun} is {v}", "I would describe {my} {noun} as {v}",
+    "if you're asking, {my} {noun} is {v}",
+)
+# The value inside a noun phrase of a longer request, the way long chat messages state it.
+# "{t}" is a task of the user's (TASKS).
+NP_STATE_FRAMES = (
+    "I'm trying to {t} with {my} {noun} of {v}", "with {my} {noun} at {v}, I want to {t}",
+    "I'm planning to {t}, keeping {my} {noun} of {v} in mind",
+    "can you help me {t} around {my} {noun} of {v}?", "given {my} {noun} of {v}, how should I {t}?",
+)
+NP_CHANGE_FRAMES = (
+    "with {my} new {noun} of {v}, I need to {t}",
+    "I'm looking to {t} with {my} updated {noun} of {v}",
+    "now that {my} {noun} is {v}, I have to {t}", "since {my} {noun} changed to {v}, I want to {t}",
+    "I'm trying to {t} now that {my} {noun} went from {old} to {v}",
+)
+# A modal in another clause than the fact: the fact is not hedged by it.
+MODAL_ELSEWHERE = (
+    "{f}, so I might need to {t}", "{f}, which could make it hard to {t}",
+    "{f} and I may have to {t}", "I might need some help to {t} - {f}",
+    "{f}; I wonder if I should {t}", "{f}, and I'd like to {t}", "{f}, so maybe I'll {t}",
 )
 CHANGE_FRAMES = (
     "{my} {noun} is {v} now", "{my} {noun} changed to {v}", "{my} {noun} went from {old} to {v}",
@@ -53,6 +76,13 @@ HEDGE_FRAMES = (
     "there's a chance {my} {noun} changes to {v}", "toying with the idea of {v} for {my} {noun}",
     "if things work out {my} {noun} will be {v}", "I'm weighing {v} for {my} {noun}",
     "possibly {v} for {my} {noun} next month, still undecided",
+    "I might go with {v}", "{v} is a possibility for {my} {noun}", "I'm leaning towards {v}",
+    "{v} is on the table for {my} {noun}", "we may end up on {v}", "I could end up with {v}",
+    "probably {v} for {my} {noun}, but don't quote me", "I've been offered {v}, still deciding",
+    "if the numbers work, {my} {noun} will be {v}", "I'm hoping {my} {noun} will be {v}",
+    "{my} {noun} could be {v} by summer, nothing confirmed", "rumour is {my} {noun} becomes {v}",
+    "the plan is to make {v} {my} {noun}, if it gets approved",
+    "I'm tempted to switch {my} {noun} to {v}", "{v} might be next for {my} {noun}",
 )
 TRANSITION_FRAMES = (
     "I'm in the middle of switching {my} {noun} from {old} to {v}",
@@ -63,7 +93,8 @@ TRANSITION_FRAMES = (
 RESTATE_FRAMES = (
     "still {v} for {my} {noun}", "yep, {my} {noun} is still {v}", "{my} {noun} is still {v}",
     "like I said, {my} {noun} is {v}", "nothing new there, {my} {noun} is {v} as before",
-    "{v}, same as always", "no change: {my} {noun} is {v}",
+    "{v}, same as always", "no change: {my} {noun} is {v}", "{my} {noun} is {v} these days",
+    "these days {my} {noun} is {v}", "{v} at the moment", "{my} {noun} is {v} now, as it was",
 )
 ADD_FRAMES = (
     "{v} is also one of {my} {noun_plural}", "another {noun} of mine is {v}",
@@ -75,6 +106,18 @@ PAST_FRAMES = (
     "{my} {noun} used to be {v}", "back then {my} {noun} was {v}", "years ago {my} {noun} was {v}",
     "{my} old {noun} was {v}", "before all this, {my} {noun} was {v}",
     "{my} {noun} was {v} until a while ago",
+)
+# Naming an attribute without stating its value: the same topic, no state. The hardest
+# negatives for "does this record state what the question asks?".
+MENTION_FRAMES = (
+    "I need to sort out {my} {noun}", "can you help me with {my} {noun}?",
+    "I've been thinking about {my} {noun} a lot", "I'm trying to keep track of {my} {noun}",
+    "{my} {noun} is stressing me out", "I want to rethink {my} {noun}",
+    "what should I do about {my} {noun}?", "let's talk about {my} {noun}",
+    "I'm not sure how to handle {my} {noun}", "any tips on managing {my} {noun}?",
+    "I keep forgetting to check {my} {noun}", "I'll look into {my} {noun} next week",
+    "{my} {noun} came up in a conversation today", "I should write down {my} {noun} somewhere",
+    "I'm curious how {my} {noun} compares to other people's",
 )
 QUESTION_FRAMES = (
     "what's {my} {noun}?", "what is {my} {noun} now?", "remind me, what's {my} {noun}?",
@@ -88,7 +131,13 @@ PAST_QUESTION_FRAMES = (
 REPORTERS = (
     "{name} says", "{name} keeps telling people", "my mom thinks", "my coworker claims",
     "{name} told everyone", "according to {name},", "people keep saying", "my brother insists",
-    "{name} mentioned that", "apparently {name} thinks",
+    "{name} mentioned that", "apparently {name} thinks", "my aunt keeps telling everyone",
+    "{name} is convinced", "rumour has it", "{name} wrote in the group chat that",
+    "my landlord seems to think", "{name} swears", "my parents still think",
+    "someone at work told me", "{name} posted that", "my neighbour heard that",
+    "{name} got it into her head that", "{name} got it into his head that",
+    "the recruiter assumed", "my sister told her friends", "{name} keeps insisting",
+    "HR still has it on file that", "{name} was saying", "everyone at the gym thinks",
 )
 OTHER_ROLES = (
     "brother", "sister", "mom", "dad", "friend", "best friend", "boss", "coworker", "cousin",
@@ -110,6 +159,27 @@ REQUESTS = (
     "help me write a checklist for it", "can you summarise the trade-offs",
     "what questions should I ask", "could you make me a budget for it",
     "any tips for getting started", "can you help me debug the config",
+)
+
+
+# A fact said inside a question or a worry, the way long chat messages carry them ("I'm
+# worried that with {fact}, what are my options?"): the fact still holds. "{f}" is the fact
+# as a clause (lower-cased first letter), "{t}" a task of the user's.
+CARRIERS = (
+    "I'm kinda worried that {f}, what are my options?", "considering that {f}, how should I {t}?",
+    "how can I make the most of the fact that {f}?", "since {f}, can you help me {t}?",
+    "now that {f}, what should I do next?", "I'm trying to {t}, especially since {f}",
+    "given that {f}, is it still a good idea to {t}?", "I just realised {f}, so how do I {t}?",
+    "with {f}, do you think I should {t}?", "I'm a bit nervous because {f}, any advice?",
+    "so {f} - how does that change my plan to {t}?", "I'm excited that {f}! Can you help me {t}?",
+    "I want to {t}, and {f}, so where do I start?", "quick question: {f}, so should I {t}?",
+    "I'm wondering how to {t} now that {f}",
+)
+TASKS = (
+    "plan the next few weeks", "update my budget spreadsheet", "prepare for the meeting",
+    "tell the team", "adjust my schedule", "set realistic goals", "stay on track",
+    "keep the project on schedule", "write it up", "get ready for next month",
+    "organise everything", "handle the paperwork", "prioritise my tasks", "avoid burning out",
 )
 
 
@@ -308,6 +378,15 @@ def fill(template: str, attr: Attribute, *, v: str = "", old: str = "", name: st
     return moved
 
 
+# A text that reads as a clause inside another sentence: it opens with its subject.
+_CLAUSE = re.compile(r"^(?:I|I'm|I've|I'd|we|we're|we've|my|our|the)\b", re.I)
+
+
+def opens_with_subject(text: str) -> bool:
+    """Whether ``text`` reads as a clause after "Sam says" or "now that"."""
+    return _CLAUSE.match(text) is not None
+
+
 def noisy(rng: random.Random, text: str, *, question: bool = False) -> str:
     """Surface noise: fillers, casing, punctuation; a fact sometimes wrapped in a request."""
     out = text.strip()
@@ -318,6 +397,10 @@ def noisy(rng: random.Random, text: str, *, question: bool = False) -> str:
     if not question and rng.random() < 0.12:
         request = rng.choice(REQUESTS)
         out = f"{out}, {request}?" if rng.random() < 0.6 else f"{request.capitalize()}? {out}"
+    elif not question and rng.random() < 0.16 and opens_with_subject(out):
+        frames = CARRIERS if rng.random() < 0.6 else MODAL_ELSEWHERE
+        out = rng.choice(frames).format(f=out[0].lower() + out[1:].rstrip(".!"),
+                                        t=rng.choice(TASKS))
     r = rng.random()
     if r < 0.55 and out[:1].islower():
         out = out[0].upper() + out[1:]

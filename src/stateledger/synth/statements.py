@@ -29,6 +29,7 @@ from typing import TypeVar
 
 from stateledger.core.open_world import RELATIONS
 from stateledger.synth import render as R
+from stateledger.synth import variants as V
 from stateledger.synth.chatter import chatter
 from stateledger.synth.episode_pools import PEOPLE
 from stateledger.synth.schema import Attribute, NumericPool
@@ -44,6 +45,12 @@ class Vocabulary:
     pools: dict[str, tuple[str, ...]]
     numeric: dict[str, NumericPool]
     names: tuple[str, ...] = PEOPLE
+    # Groups of attributes whose statements can be about one state ("we're moving to X" and
+    # "I live in Y"): never each other's "unrelated" example.
+    confusable: tuple[frozenset[str], ...] = ()
+
+    def confused_with(self, key: str) -> frozenset[str]:
+        return frozenset().union(*(g for g in self.confusable if key in g))
 
     def pool(self, attr: Attribute) -> tuple[str, ...] | NumericPool:
         if attr.pool in self.numeric:
@@ -116,6 +123,7 @@ def split_vocabulary(vocab: Vocabulary, seed: int = 0) -> dict[str, Vocabulary]:
             {name: parts[split] or parts["train"] for name, parts in pools.items()},
             vocab.numeric,
             names[split],
+            vocab.confusable,
         )
         for split in SPLITS
     }
@@ -144,7 +152,8 @@ class _Writer:
         if not attr.states:
             return None
         mine = self.rng.choice(attr.states)
-        others = [(a, t) for a, t in self.by_opening.get(_opening(mine), []) if a.key != attr.key]
+        avoid = self.vocab.confused_with(attr.key) | {attr.key}
+        others = [(a, t) for a, t in self.by_opening.get(_opening(mine), []) if a.key not in avoid]
         if not others:
             return None
         other, theirs = self.rng.choice(others)
@@ -177,8 +186,16 @@ class _Writer:
         return None
 
     def state(self, attr: Attribute, subject: R.Subject, v: str) -> str | None:
-        own = self.rng.random() < 0.75 and attr.states
+        r = self.rng.random()
+        if r < 0.06:
+            return self.render(attr, self.tasked(R.NP_STATE_FRAMES), subject, v=v)
+        own = r < 0.78 and attr.states
         return self.render(attr, attr.states if own else R.STATE_FRAMES, subject, v=v)
+
+    def tasked(self, frames: Sequence[str]) -> tuple[str, ...]:
+        """``frames`` with their "{t}" filled by one task of the user's."""
+        task = self.rng.choice(R.TASKS)
+        return tuple(f.replace("{t}", task) for f in frames)
 
     def record(self, attr: Attribute, subject: R.Subject, v: str) -> str | None:
         """How a stored record of value ``v`` reads: usually a statement of the value,
@@ -191,7 +208,9 @@ class _Writer:
 
     def change(self, attr: Attribute, subject: R.Subject, v: str, old: str) -> str | None:
         r = self.rng.random()
-        if r < 0.55 and attr.changes:
+        if r < 0.06:
+            return self.render(attr, self.tasked(R.NP_CHANGE_FRAMES), subject, v=v, old=old)
+        if r < 0.58 and attr.changes:
             return self.render(attr, attr.changes, subject, v=v, old=old)
         if r < 0.8 or attr.multi:
             return self.render(attr, R.CHANGE_FRAMES, subject, v=v, old=old)
@@ -219,12 +238,24 @@ class _Writer:
         return self.state(attr, subject, v)
 
     def hedge(self, attr: Attribute, subject: R.Subject, v: str) -> str | None:
+        """A hedged statement of ``v``: usually the attribute's own wording hedged ("I might
+        move to {v}"), else a generic frame over its noun."""
+        own = [t for t in (*attr.states, *attr.changes) if "{old}" not in t]
+        if own and self.rng.random() < 0.6:
+            for _ in range(3):
+                template = V.hedged(self.rng.choice(own), self.rng)
+                if template is not None:
+                    return self.render(attr, (template,), subject, v=v)
         return self.render(attr, R.HEDGE_FRAMES, subject, v=v)
 
     def report(self, attr: Attribute, v: str) -> str | None:
-        """Someone else's claim about the user's value."""
-        statement = self.state(attr, R.USER, v)
-        if statement is None:
+        """Someone else's claim about the user's value (a state or a change)."""
+        statement = None
+        if attr.changes and self.rng.random() < 0.4:
+            statement = self.change(attr, R.USER, v, self.value(attr, v))
+        if statement is None or not R.opens_with_subject(statement):
+            statement = self.state(attr, R.USER, v)
+        if statement is None or not R.opens_with_subject(statement):
             return None
         reporter = self.rng.choice(R.REPORTERS).format(name=self.name())
         return f"{reporter} {statement[0].lower()}{statement[1:]}"
@@ -238,14 +269,15 @@ class _Writer:
         8 hours" / "my commute is 25 minutes"), else one of the same topic group (or any,
         when ``same_group`` is off)."""
         kind = self.value_kind(attr)
+        avoid = self.vocab.confused_with(attr.key) | {attr.key}
         pool: list[Attribute] = []
         if self.rng.random() < 0.5:
             pool = [a for a in self.vocab.attributes
-                    if a.key != attr.key and self.value_kind(a) == kind]
+                    if a.key not in avoid and self.value_kind(a) == kind]
         elif same_group:
-            pool = [a for a in self.by_group.get(attr.group, []) if a.key != attr.key]
+            pool = [a for a in self.by_group.get(attr.group, []) if a.key not in avoid]
         if not pool:
-            pool = [a for a in self.vocab.attributes if a.key != attr.key]
+            pool = [a for a in self.vocab.attributes if a.key not in avoid]
         return self.rng.choice(pool)
 
     def value_kind(self, attr: Attribute) -> str:
@@ -315,8 +347,11 @@ def pairs(vocab: Vocabulary, n: int, seed: int) -> list[Pair]:
 def _pair(w: _Writer) -> Pair | None:
     rng = w.rng
     attr = rng.choice(w.vocab.attributes)
-    if rng.random() < 0.1:
+    r = rng.random()
+    if r < 0.1:
         return _lookalike_pair(w, attr)
+    if r < 0.16:
+        return _stance_pair(w, attr)
     subject = w.subject()
     old = w.value(attr)
     new = w.value(attr, old)
@@ -374,16 +409,68 @@ def _lookalike_pair(w: _Writer, attr: Attribute) -> Pair | None:
                 RELATIONS.index("unrelated"), attr.key)
 
 
+def _stance_pair(w: _Writer, attr: Attribute) -> Pair | None:
+    """A liking or dislike of a thing and a later statement about it: the other side (or a
+    flip) is an update of that stance, the same side a restatement; another thing of the
+    same kind is one more stance beside it, a thing of another kind unrelated."""
+    rng = w.rng
+    pool = w.vocab.pool(attr)
+    if isinstance(pool, NumericPool) or attr.group not in V.STANCE_GROUPS:
+        return None
+    thing = rng.choice(pool)
+    likes = rng.random() < 0.6
+    subject = w.subject(0.85)
+    frames = V.LIKE_FRAMES if likes else V.DISLIKE_FRAMES
+    record = R.fill(rng.choice(frames), attr, v=thing, subject=subject)
+    r = rng.random()
+    if r < 0.45:
+        relation = "update"
+        if rng.random() < 0.5:
+            flips = V.FLIP_TO_DISLIKE if likes else V.FLIP_TO_LIKE
+            template = rng.choice(flips)
+        else:
+            opposite = V.DISLIKE_FRAMES if likes else V.LIKE_FRAMES
+            template = rng.choice(opposite) + rng.choice(V.FLIP_SUFFIXES)
+        statement = R.fill(template, attr, v=thing, subject=subject)
+    elif r < 0.65:
+        relation = "same"
+        statement = R.fill(rng.choice(frames), attr, v=thing, subject=subject)
+    elif r < 0.8:
+        relation = "coexist"
+        statement = R.fill(rng.choice(frames), attr, v=w.value(attr, thing), subject=subject)
+    else:
+        relation = "unrelated"
+        other = w.other_attribute(attr, same_group=False)
+        other_pool = w.vocab.pool(other)
+        if (isinstance(other_pool, NumericPool) or other.pool == attr.pool
+                or other.group not in V.STANCE_GROUPS):
+            return None
+        side = V.LIKE_FRAMES if rng.random() < 0.5 else V.DISLIKE_FRAMES
+        who = subject if rng.random() < 0.7 else (
+            w.subject(0.0) if subject.is_user else R.USER)
+        if rng.random() < 0.3 and who.phrase != subject.phrase:
+            other, other_pool = attr, pool  # the same thing, someone else's stance
+            statement = R.fill(rng.choice(side), other, v=thing, subject=who)
+        else:
+            statement = R.fill(rng.choice(side), other, v=rng.choice(other_pool), subject=who)
+    if record is None or statement is None:
+        return None
+    return Pair(R.noisy(rng, record), R.noisy(rng, statement), RELATIONS.index(relation),
+                f"stance:{attr.key}")
+
+
 def _unrelated(w: _Writer, attr: Attribute, subject: R.Subject, old: str) -> str | None:
-    """A statement about another state variable than the record's, worded the way updates
-    are worded as often as updates are (a change, a generic "... is X now" frame, a plain
-    statement), so that wording alone never says "update"."""
+    """A statement about another state variable than the record's, worded the way related
+    statements are worded (a change, a restatement with "still", a correction, a hedge, an
+    ending, a past state, a plain statement), so that wording alone never says "update" or
+    "same"."""
     rng = w.rng
     r = rng.random()
+    if r < 0.08:  # the same attribute named, no value stated: no state to relate
+        return w.render(attr, R.MENTION_FRAMES, subject)
     if r < 0.72:
         other = w.other_attribute(attr, same_group=r < 0.45)
-        v = w.value(other)
-        return w.change(other, subject, v, w.value(other, v))
+        return _worded_like_a_relation(w, other, subject)
     if r < 0.9:
         # The same attribute, someone else's: never the record's own state variable.
         who = w.subject(user_share=0.0) if subject.is_user else (
@@ -394,6 +481,26 @@ def _unrelated(w: _Writer, attr: Attribute, subject: R.Subject, old: str) -> str
         return w.change(attr, who, v, w.value(attr, v)) if rng.random() < 0.5 else w.state(
             attr, who, v)
     return chatter(rng)
+
+
+def _worded_like_a_relation(w: _Writer, attr: Attribute, subject: R.Subject) -> str | None:
+    """A statement of ``attr`` in one of the wordings pairs of related statements use."""
+    v = w.value(attr)
+    old = w.value(attr, v)
+    kind = w.rng.random()
+    if kind < 0.45:
+        return w.change(attr, subject, v, old)
+    if kind < 0.6:
+        return w.restate(attr, subject, v)
+    if kind < 0.68:
+        return w.render(attr, R.CORRECTION_FRAMES, subject, v=v, old=old)
+    if kind < 0.76 and subject.is_user:
+        return w.hedge(attr, subject, v)
+    if kind < 0.84 and attr.ends:
+        return w.end(attr, subject, old)
+    if kind < 0.9:
+        return w.past(attr, subject, v)
+    return w.state(attr, subject, v)
 
 
 def question_pairs(vocab: Vocabulary, n: int, seed: int) -> list[QuestionPair]:
@@ -428,6 +535,8 @@ def _question_record(w: _Writer, attr: Attribute, subject: R.Subject, relevant: 
     if relevant:
         return w.record(attr, subject, w.value(attr))
     r = w.rng.random()
+    if r < 0.12:
+        return w.render(attr, R.MENTION_FRAMES, subject)
     if r < 0.2:
         found = w.lookalike(attr)
         if found is None:
@@ -459,6 +568,12 @@ def _statement(w: _Writer) -> StatementExample | None:
     attr = rng.choice(w.vocab.attributes)
     subject = w.subject(0.85)
     v, old = w.value(attr), w.value(attr)
+    if r < 0.2:
+        mention = w.render(attr, R.MENTION_FRAMES, subject)
+        if mention is None:
+            return None
+        return StatementExample(R.noisy(rng, mention, question=mention.endswith("?")),
+                                fact=False, question=mention.endswith("?"), attribute=attr.key)
     if r < 0.26:
         asked = w.question(attr, subject, past=rng.random() < 0.3)
         if asked is None:
@@ -467,10 +582,18 @@ def _statement(w: _Writer) -> StatementExample | None:
                                 attribute=attr.key)
     flags: dict[str, bool] = {}
     text: str | None
-    if r < 0.46:
+    if r < 0.42:
         text = w.state(attr, subject, v)
-    elif r < 0.62:
+    elif r < 0.46:
+        pool = w.vocab.pool(attr)
+        if isinstance(pool, NumericPool) or attr.group not in V.STANCE_GROUPS:
+            return None
+        frames = rng.choice((V.LIKE_FRAMES, V.DISLIKE_FRAMES, V.FLIP_TO_LIKE, V.FLIP_TO_DISLIKE))
+        text = R.fill(rng.choice(frames), attr, v=rng.choice(pool), subject=subject)
+    elif r < 0.55:
         text = w.change(attr, subject, v, old)
+    elif r < 0.62:
+        text = w.restate(attr, subject, v)  # "still ..." is a fact, never someone's report
     elif r < 0.68:
         text, flags = w.render(attr, R.CORRECTION_FRAMES, subject, v=v, old=old), \
             {"correction": True}
