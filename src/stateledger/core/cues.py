@@ -266,6 +266,35 @@ def _to_first_person(clause: str) -> str:
     )
 
 
+_VERB_TO_FIRST = {"is": "am", "has": "have", "does": "do", "goes": "go", "was": "was",
+                  "isn't": "am not", "hasn't": "haven't", "doesn't": "don't"}
+
+
+def in_first_person(text: str, name: str) -> str | None:
+    """``text`` as the named user would say it ("Alice lives in Boston now" -> "I live in
+    Boston now", "Alice's rent went up" -> "My rent went up"); None when it does not open
+    with the name as its subject. Models that read statements were trained on the user's
+    own first-person words, where a name means someone else."""
+    m = re.match(rf"(\s*)({re.escape(name)})('s)?\s+([\w']+)", text, re.I)
+    if m is None:
+        return None
+    if m.group(3):
+        return f"{m.group(1)}My {text[m.end(3):].lstrip()}"
+    verb = m.group(4)
+    low = verb.lower()
+    if low in _VERB_TO_FIRST:
+        first = _VERB_TO_FIRST[low]
+    elif low.endswith("ies") and len(low) > 4:
+        first = verb[:-3] + "y"
+    elif re.search(r"(?:ss|sh|ch|x|z|o)es$", low):
+        first = verb[:-2]
+    elif low.endswith("s") and not low.endswith("ss"):
+        first = verb[:-1]
+    else:
+        first = verb  # a past tense or a modal: the same for "I"
+    return f"{m.group(1)}I {first}{text[m.end(4):]}"
+
+
 def _clauses(text: str) -> list[tuple[int, int, str]]:
     """(start, end, text) of each clause, in order."""
     out: list[tuple[int, int, str]] = []

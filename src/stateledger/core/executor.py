@@ -71,7 +71,8 @@ def execute(decision: Decision, candidate: Record, state: Mapping[str, Record]) 
     """Apply ``decision`` for ``candidate`` to ``state`` (the records it may touch, by id).
 
     ``candidate`` is the new statement as a Record (its status and ledger are set here; its
-    value too when the decision computed one). Raises ExecutionError when the decision is
+    value too when the decision computed one, and its subject is the target's when it has
+    one). Raises ExecutionError when the decision is
     not applicable; the state is never mutated.
     """
     if decision.value is not None:
@@ -79,6 +80,10 @@ def execute(decision: Decision, candidate: Record, state: Mapping[str, Record]) 
     action = decision.action
     target = _lookup(decision.target_id, state, "target")
     resolves = _lookup(decision.resolves_id, state, "pending record")
+    if target is not None and candidate.subject != target.subject:
+        # A statement decided against a record is about that record's state, so about the
+        # same person ("Typo earlier: Mia is 7" revises "My daughter Mia is 6").
+        candidate = candidate.with_changes(subject=target.subject)
 
     if action in NEEDS_TARGET and target is None and not (
         action is Action.REJECT_CONFLICT and resolves is not None

@@ -7,11 +7,14 @@ progress) and, on each candidate, the probabilities of its relation to the state
 an attribute no pattern knows revises the record it updates when the relation model says
 so. The rules, first match wins:
 
-1. Not a fact (a question, chit-chat, a request to the assistant): **noop**. A counted-item
-   update ("another 2 leeks", ``core.quantity``) **revises** the item's live count by exact
-   arithmetic (or **appends** the item; removing an item not on the list is a **noop**).
-2. Of the candidates about the same subject that are live or pending, the one most likely
-   related (``1 - p(unrelated)`` at least ``related_min``) is the target.
+1. Not a fact (a question, chit-chat, a request to the assistant), as the stance says (a
+   question may carry a fact, so a question mark alone decides nothing): **noop**. A
+   counted-item update ("another 2 leeks", ``core.quantity``) **revises** the item's live
+   count by exact arithmetic (or **appends** the item; removing an item not on the list is
+   a **noop**).
+2. Of the candidates that are live or pending and may hold the same person's state
+   (``may_share_state``: the same subject, or a text that names the other's), the one most
+   likely related (``1 - p(unrelated)`` at least ``related_min``) is the target.
 3. A pending claim as the target: a restatement of its value confirms it (**revise** the
    live state of that variable, found among the candidates, else **append**); an ending
    ("I turned the offer down") denies it (**reject_conflict**). A hedged or reported
@@ -35,6 +38,7 @@ so. The rules, first match wins:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -67,6 +71,24 @@ class Thresholds:
     reject_rho: float = -0.15  # a conflict from a source this much less reliable is rejected
 
 
+def may_share_state(st: Statement, record: Record) -> bool:
+    """Whether ``record`` may hold the state ``st`` talks about, as far as whose state it is
+    goes: the same subject, or (the subjects a rule read off each text being only a hint)
+    one whose text names the other's subject ("Typo earlier: Mia is 7" and "My daughter Mia
+    is 6"). A report about the user ("Tom says I work at Microsoft") is about the user
+    only, never about the reporter's own records."""
+    if record.subject == st.subject:
+        return True
+    if st.reported:
+        return False
+    return (record.subject != "user" and _names(record.subject, st.text)) or (
+        st.subject != "user" and _names(st.subject, record.text))
+
+
+def _names(subject: str, text: str) -> bool:
+    return re.search(rf"\b{re.escape(subject)}\b", text, re.I) is not None
+
+
 def _relayed(st: Statement) -> bool:
     """Someone other than the user asserting something about the user."""
     return st.subject == "user" and st.source in (Source.THIRD_PARTY, Source.ASSISTANT)
@@ -76,13 +98,14 @@ def decide_open_world(st: Statement, stance: Stance, candidates: Sequence[Candid
                       limits: Thresholds | None = None) -> Decision:
     """The decision for ``st`` (see the module doc for the rules)."""
     t = limits or Thresholds()
-    if st.question or (stance.question >= t.stance and stance.fact < t.stance):
-        return Decision(Action.NOOP, reason="a question states no fact")
     if st.quantity is not None:  # "add 2 leeks to my list" is a request and a state change
         return _counted(st, st.quantity, candidates)
+    # A question can carry a fact ("since my budget went up to $50, what should I buy?"):
+    # only the stance says whether it states one, not its question mark.
     if stance.fact < t.stance:
+        what = "a question" if stance.question >= t.stance else "chit-chat or a request"
         return Decision(Action.NOOP, confidence=1.0 - stance.fact,
-                        reason="no state content (chit-chat or a request)")
+                        reason=f"no state content ({what})")
     hedged = stance.hedged >= t.stance
     reported = st.reported or _relayed(st) or stance.reported >= t.stance
     past = stance.past >= t.stance
@@ -91,14 +114,14 @@ def decide_open_world(st: Statement, stance: Stance, candidates: Sequence[Candid
 
     related = sorted(
         ((1.0 - c.relation[UNRELATED], c) for c in candidates
-         if c.relation is not None and c.record.subject == st.subject
+         if c.relation is not None and may_share_state(st, c.record)
          and (c.record.status in LIVE or c.record.status is Status.PENDING)),
         key=lambda pc: (pc[0], pc[1].similarity), reverse=True)
     related = [(p, c) for p, c in related if p >= t.related_min]
     live = [c for _, c in related if c.record.status in LIVE]
 
     every_live = [c for c in candidates
-                  if c.record.subject == st.subject and c.record.status in LIVE]
+                  if c.record.status in LIVE and may_share_state(st, c.record)]
     for p, c in related:
         if c.record.status is Status.PENDING and not hedged and not reported:
             decided = _resolve_pending(st, c, live, every_live, r_new, p)

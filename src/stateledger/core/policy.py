@@ -40,6 +40,9 @@ class Statement:
     denies: bool  # "I turned it down", "didn't happen"
     # A counted-item update ("another 2 leeks", "remove 1 steak"), see core.quantity.
     quantity: Quantity | None = None
+    # The text in the user's own first person when it names the user ("Alice lives in
+    # Boston" -> "I live in Boston"): what models trained on first-person statements read.
+    first_person_text: str | None = None
     # The statement's sentence embedding (the write path computed it anyway); models that
     # read the statement's meaning take it from here.
     embedding: Any = field(default=None, compare=False, repr=False)

@@ -10,7 +10,7 @@ from datetime import datetime
 from typing import Any
 
 from stateledger.core import quantity
-from stateledger.core.cues import analyse
+from stateledger.core.cues import analyse, in_first_person
 from stateledger.core.model import Ledger, Record, Source, Status
 from stateledger.core.policy import Statement, reliability
 
@@ -46,6 +46,7 @@ def analyse_statement(
         confirms=cues.confirms,
         denies=cues.denies,
         quantity=quantity.parse(text),
+        first_person_text=in_first_person(text, user_id) if cues.subject == "user" else None,
     )
 
 
