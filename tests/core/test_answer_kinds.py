@@ -19,7 +19,14 @@ from stateledger.core.model import (
     Status,
     View,
 )
-from stateledger.core.question import asks_all, asks_when, question_subject, same_subject
+from stateledger.core.question import (
+    answer_kind,
+    asks_all,
+    asks_when,
+    question_subject,
+    same_subject,
+    states_kind,
+)
 from stateledger.core.resolver import resolve_open
 
 T0 = datetime(2024, 1, 1, tzinfo=UTC)
@@ -119,3 +126,30 @@ def test_open_resolver_before_when_and_list() -> None:
                rec("z", "add milk", value="1 milk"))
     shopping = resolve_open("What is on my shopping list?", View.CURRENT, items)
     assert shopping.text == "3 leek; 1 milk"
+
+
+def test_answer_kind_reads_the_shape_of_the_question() -> None:
+    assert answer_kind("How many commits are on main?") == "number"
+    assert answer_kind("What's the monthly budget for the offsite?") == "number"
+    assert answer_kind("What is the average response time of the API?") == "number"
+    assert answer_kind("When is the dentist appointment?") == "time"
+    assert answer_kind("By what date do I need to file?") == "time"
+    assert answer_kind("What is the deadline for the grant?") == "time"
+    assert answer_kind("Where do I live?") is None
+    assert answer_kind("Who is my manager?") is None
+    assert states_kind("we cut it to one coffee a day", "number")
+    assert not states_kind("the coffee budget is being discussed", "number")
+    assert states_kind("moved to March 22 at 4:30 PM", "time")
+    assert not states_kind("the call got moved again", "time")
+
+
+def test_a_question_that_wants_a_number_is_answered_by_a_record_that_holds_one() -> None:
+    talk = rec("a", "I keep thinking about our server budget", 5)
+    value = rec("b", "The server budget is $900 a month", 1)
+    found = resolve_open("What is the server budget?", View.CURRENT, ev(talk, value),
+                         relevance=[0.95, 0.9])
+    assert found.used[0].record.id == "b"
+    # Without a record that holds a number, the best-scored one still answers.
+    found = resolve_open("What is the server budget?", View.CURRENT, ev(talk),
+                         relevance=[0.95])
+    assert found.used[0].record.id == "a"

@@ -51,9 +51,13 @@ _CHANGE = (
     r"(?:change|changed|changes|changing|switch|switched|switches|switching|move|moved|moves|"
     r"moving|relocate|relocated|relocating|transition|transitioned|transitioning|replace|"
     r"replaced|replacing|update|updated|updating|become|became|becoming|evolve|evolved|"
-    r"shift|shifted|shifting|convert|converted|quit|quitting|swap|swapped|"
-    r"new)"
+    r"shift|shifted|shifting|convert|converted|quit|quitting|swap|swapped|migrate|migrated|"
+    r"migrating|upgrade|upgraded|upgrading|new)"
 )
+# A change in progress: "what are we migrating to?" asks for its destination, which is the
+# transition record, not the live state it will replace.
+_CHANGING = (r"(?:moving|switching|migrating|changing|transitioning|relocating|converting|"
+             r"upgrading|porting|shifting)")
 # Up to three filler tokens between an anchor and its change word, never crossing a clause.
 _GAP = r"(?:(?!and\b|but\b|or\b|what\b|where\b|which\b|who\b|how\b|now\b)[a-z0-9]+\s+){0,3}?"
 
@@ -85,6 +89,9 @@ _HINTS: tuple[tuple[str, re.Pattern[str], bool], ...] = (
     # a subordinate "when she moved" is a time reference; "When did he move?" is a question
     ("none", re.compile(rf"(?<=\s)(?:when|while)\s+(?!(?:did|does|do|is|was|were|has|have|had)\b)"
                         rf"{_GAP}{_CHANGE}\b"), False),
+    # a change in progress with a stranded preposition asks for its destination
+    ("transition", re.compile(rf"\b(?:are|is|am|'re|'s|'m)\s+(?:[a-z0-9]+\s+)?{_CHANGING}\b"
+                              rf"(?:\s+[a-z0-9]+){{0,4}}?\s+(?:to|into)\s*$"), False),
     # a stranded preposition asks for one endpoint of the change
     ("current", re.compile(rf"\b{_CHANGE}\b(?:\s+[a-z0-9]+){{0,4}}?\s+(?:to|into)\s*$"), False),
     ("historical", re.compile(rf"\b{_CHANGE}\b(?:\s+[a-z0-9]+){{0,4}}?\s+from\s*$"), True),

@@ -10,15 +10,20 @@ not of any topic):
   state began, not for its value.
 - ``asks_all``: "what have been all the names I gave you", "list my pets", "which languages
   do I speak" ask for every matching state, not the single best one.
+- ``answer_kind``: the kind of value a question wants, when its shape says so: a number
+  ("how many", "what is the budget") or a time ("when is", "what time", "by what date");
+  ``states_kind`` says whether a record's text holds such a value at all. A record about
+  the right topic that holds no number cannot answer "how many ...".
 
 ``same_subject`` decides whether two records (or a question and a record) are about the
-same person: equal subjects, or a role one of them names in the other's text ("my brother"
-and "My brother Tom moved to Denver", stored under ``tom``).
+same person: equal subjects, or someone other than the user whom the other's text names
+("my brother" and "My brother Tom moved to Denver", stored under ``tom``).
 """
 
 from __future__ import annotations
 
 import re
+from typing import Literal
 
 from stateledger.core.cues import ROLE_WORDS
 
@@ -60,12 +65,16 @@ def question_subject(question: str, user_name: str | None = None) -> str:
 
 
 def same_subject(subject: str, text: str, other_subject: str, other_text: str = "") -> bool:
-    """Whether two records (or a question's subject and a record) are about one person."""
+    """Whether two records (or a question's subject and a record) are about one person:
+    equal subjects, or, for someone other than the user, a text that names them ("my
+    brother" and "My brother's favourite band is Muse", whatever subject a rule read off
+    that sentence)."""
     if subject == other_subject:
         return True
-    if "user" in (subject, other_subject):
-        return False
-    return _names(subject, other_text) or _names(other_subject, text)
+    if subject == "user" and other_subject == "user":
+        return True
+    return (subject != "user" and _names(subject, other_text)) or (
+        other_subject != "user" and _names(other_subject, text))
 
 
 def _names(subject: str, text: str) -> bool:
@@ -78,3 +87,45 @@ def asks_when(question: str) -> bool:
 
 def asks_all(question: str) -> bool:
     return _ALL.search(question) is not None
+
+
+Kind = Literal["number", "time"]
+
+# Question shapes that want a number: "how many/much/long/old/...", or "what is the <...>
+# budget/count/rate/..." (a noun that names a quantity within a few words of "what").
+_NUMBER_Q = re.compile(
+    r"\bhow\s+(?:many|much|long|far|often|old|big|large|fast|tall|heavy|frequently)\b|"
+    r"\bwhat(?:'s|\s+is|\s+was|\s+are|\s+were)?\s+(?:\w+\s+){0,6}?(?:number|count|budget|"
+    r"cost|price|rate|percentage|percent|amount|total|score|size|salary|rent|quota|limit|"
+    r"target|age|weight|height|speed|length|duration|fees?|spend|revenue|capacity|"
+    r"accuracy|coverage|goal|allowance|balance|distance|temperature|latency|"
+    r"(?:response|load|wait|run|build|commute|travel|page)\s+times?)\b", re.I)
+_TIME_Q = re.compile(
+    r"^\s*(?:so\s+|and\s+)?(?:when\s+(?:is|are|will|should|am|do)|what\s+(?:date|day|time)|"
+    r"by\s+(?:what|which)\s+(?:date|day|time)|what(?:'s|\s+is)\s+(?:the\s+|my\s+|our\s+)?"
+    r"(?:\w+\s+){0,4}?(?:deadline|date|due\s+date|start\s+date|time\s+slot))\b", re.I)
+_NUMBER_WORDS = (r"one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|"
+                 r"twenty|thirty|forty|fifty|hundred|thousand|dozen|half|a couple|a few|"
+                 r"once|twice")
+_HAS_NUMBER = re.compile(rf"\d|\b(?:{_NUMBER_WORDS})\b", re.I)
+_HAS_TIME = re.compile(
+    r"\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
+    r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|monday|tuesday|wednesday|"
+    r"thursday|friday|saturday|sunday|tomorrow|tonight|today|weekend|next\s+(?:week|month|"
+    r"year)|noon|midnight|morning|afternoon|evening|[ap]\.?m\.?)\b|\d{1,2}[:/.]\d{2}|"
+    r"\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}\s*(?:am|pm)\b|\b(?:19|20)\d{2}\b|\bq[1-4]\b", re.I)
+
+
+def answer_kind(question: str) -> Kind | None:
+    """``"time"`` or ``"number"`` when the question's shape asks for one, else None."""
+    if _TIME_Q.search(question) is not None:
+        return "time"
+    if _NUMBER_Q.search(question) is not None:
+        return "number"
+    return None
+
+
+def states_kind(text: str, kind: Kind) -> bool:
+    """Whether ``text`` holds a value of ``kind`` (a digit or number word; a date or time)."""
+    rx = _HAS_TIME if kind == "time" else _HAS_NUMBER
+    return rx.search(text) is not None

@@ -31,8 +31,9 @@ state is the newest live one; "before" is the one that ended last, or, when an u
 filed beside its predecessor instead of retiring it, the older of two live states. A
 "when did ..." question answers with the date its state began; "all ..." / "list ..."
 questions with every matching state (current ones; every state when the question asks
-about the past). Nothing left after filtering is "not in memory", never the nearest other
-fact.
+about the past). A question whose shape wants a number or a time ("how many ...", "when
+is ...") is answered from the evidence that holds one, when any does. Nothing left after
+filtering is "not in memory", never the nearest other fact.
 """
 
 from __future__ import annotations
@@ -46,7 +47,13 @@ from stateledger.core.labels import EVOLUTION_LINKS, check_at
 from stateledger.core.model import Evidence, Label, LinkType, Status, View
 from stateledger.core.profiler import asks_prior_state, profile_query
 from stateledger.core.quantity import count_of
-from stateledger.core.question import asks_all, asks_when, same_subject
+from stateledger.core.question import (
+    answer_kind,
+    asks_all,
+    asks_when,
+    same_subject,
+    states_kind,
+)
 from stateledger.errors import InvalidInputError
 
 NOT_IN_MEMORY = "not in memory"
@@ -147,10 +154,10 @@ _STATE_LINKS = (LinkType.SUPERSEDES, LinkType.SUPERSEDED_BY, *EVOLUTION_LINKS)
 
 def _chain_ids(top: Evidence, evidence: Sequence[Evidence]) -> set[str]:
     """Ids of the packet records joined to ``top`` by supersede/evolve links (transitively,
-    also through a live record in between); same subject and slot only."""
+    also through a live record in between): the write path made those links between
+    states of one variable, whatever slot a rule read off each text."""
     rec = top.record
-    by_id = {e.record.id: e.record for e in evidence
-             if e.record.slot == rec.slot and e.record.subject == rec.subject}
+    by_id = {e.record.id: e.record for e in evidence}
     seen = {rec.id}
     frontier = [rec]
     while frontier:
@@ -251,6 +258,11 @@ def resolve_open(
             and (relevance is None or relevance[i] >= RELEVANT)]
     if not kept:
         return Resolution(None, None, (), "no evidence about what the question asks")
+    kind = answer_kind(question)
+    if kind is not None and not asks_when(question):
+        # "How many ..." is answered by a record that holds a number, when any does.
+        typed = [ev for ev in kept if states_kind(ev.record.text, kind)]
+        kept = typed or kept
     if asks_when(question):
         return _when(kept, at)
     if asks_all(question):
@@ -262,7 +274,11 @@ def resolve_open(
             chain = _chain_ids(anchor, evidence)
             linked = [ev for ev in evidence if ev.record.id in chain and ev is not anchor
                       and same_subject(subject, "", ev.record.subject, ev.record.text)]
-            rest = [ev for ev in kept if ev is not anchor and ev.record.id not in chain]
+            # Beside the chain, only evidence scored about as well as the anchor may be a
+            # state of its variable: a fact that merely shares the topic scores lower.
+            top = score[id(anchor)]
+            rest = [ev for ev in kept if ev is not anchor and ev.record.id not in chain
+                    and score[id(ev)] >= top - RELEVANCE_MARGIN]
             beside = [ev for ev, same in zip(rest, same_variable(anchor, rest), strict=True)
                       if same]
             kept = [anchor, *linked, *beside]
