@@ -18,6 +18,13 @@ question are negatives too: they talk about the same things without stating the 
 the hardest case for the relevance head. BEAM lists only the messages of one update, so
 its other messages may well state the asked value and are never used that way.
 
+Real chats also say what generated data cannot: two statements of one conversation that
+share its topic and its words, yet hold different states ("I've started with the meditation
+app" and "the task I find hardest to delegate is reviewing scripts"). A statement and one of
+an earlier message, chosen at random or among those sharing one to three content words with
+it, make an ``unrelated`` pair: in a long conversation two statements are rarely about one
+state variable, and the messages of a known update are left out.
+
 Labels are weak (the best-overlapping statement is not always the one that states the
 fact), so mined pairs only ever add to the generated training set. Callers split sources
 by conversation and mine only the training side.
@@ -87,6 +94,26 @@ def _overlapping(question: str, pieces: dict[str, list[str]], avoid: set[str]) -
     return [p for n, p in scored[:HARD_NEGATIVES_PER_QUESTION] if n >= 3]
 
 
+def _unrelated_pairs(rng: random.Random, ids: list[str], pieces: dict[str, list[str]],
+                     attribute: str) -> list[Pair]:
+    """One (earlier statement, statement) pair per message: an earlier message's statement
+    at random, or one sharing one to three content words with it (see the module doc)."""
+    out: list[Pair] = []
+    for i, mid in enumerate(ids[1:], start=1):
+        if not pieces[mid]:
+            continue
+        statement = rng.choice(pieces[mid])
+        earlier = [p for m in ids[max(0, i - 60):i] for p in pieces[m]]
+        if not earlier:
+            continue
+        if rng.random() < 0.5:
+            want = _words(statement)
+            topical = [p for p in earlier if 1 <= len(_words(p) & want) <= 3]
+            earlier = topical or earlier
+        out.append(Pair(rng.choice(earlier), statement, RELATIONS.index("unrelated"), attribute))
+    return out
+
+
 def mine(sources: Sequence[Source], seed: int = 0) -> tuple[list[Pair], list[QuestionPair]]:
     """Mined relation and relevance pairs of ``sources`` (see the module doc)."""
     rng = random.Random(f"mined:{seed}")
@@ -110,6 +137,9 @@ def mine(sources: Sequence[Source], seed: int = 0) -> tuple[list[Pair], list[Que
                 negatives += _overlapping(question, pieces, set(evidence))
             for text in negatives:
                 questions.append(QuestionPair(question, text, False, f"mined:{src.name}"))
+        updating = {m for _, olds, news in src.updates for m in (*olds, *news)}
+        pairs += _unrelated_pairs(rng, [m for m in ids if m not in updating], pieces,
+                                  f"mined:{src.name}")
         for question, old_ids, new_ids in src.updates:
             olds = [m for m in old_ids if m in pieces]
             news = [m for m in new_ids if m in pieces and m not in old_ids]
