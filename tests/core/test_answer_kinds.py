@@ -153,3 +153,13 @@ def test_a_question_that_wants_a_number_is_answered_by_a_record_that_holds_one()
     found = resolve_open("What is the server budget?", View.CURRENT, ev(talk),
                          relevance=[0.95])
     assert found.used[0].record.id == "a"
+
+
+def test_a_statement_that_names_the_user_reads_in_the_first_person() -> None:
+    from stateledger.core.cues import in_first_person
+
+    assert in_first_person("Alice lives in Boston now.", "alice") == "I live in Boston now."
+    assert in_first_person("Alice's rent went up.", "alice") == "My rent went up."
+    assert in_first_person("Alice is a nurse", "Alice") == "I am a nurse"
+    assert in_first_person("Alice moved to Rome", "alice") == "I moved to Rome"
+    assert in_first_person("Bob lives in Boston.", "alice") is None

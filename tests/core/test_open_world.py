@@ -20,7 +20,7 @@ from stateledger.core.model import (
     Source,
     Status,
 )
-from stateledger.core.open_world import RELATIONS, Stance, decide_open_world
+from stateledger.core.open_world import RELATIONS, Stance, decide_open_world, may_share_state
 from stateledger.core.policy import Candidate, Statement
 
 T0 = datetime(2024, 1, 1, tzinfo=UTC)
@@ -57,8 +57,15 @@ DB = record("db", "our project uses PostgreSQL")
 def test_no_fact_and_questions_are_noops() -> None:
     assert decide_open_world(statement("tell me a joke about lawyers"), Stance(fact=0.1),
                              [cand(DB, "update")]).action is Action.NOOP
-    assert decide_open_world(statement("which database do we use?", question=True), FACT,
-                             [cand(DB, "same")]).action is Action.NOOP
+    asked = decide_open_world(statement("which database do we use?", question=True),
+                              Stance(fact=0.05, question=0.97), [cand(DB, "same")])
+    assert asked.action is Action.NOOP and "question" in asked.reason
+
+
+def test_a_question_that_carries_a_fact_is_decided_on_the_fact() -> None:
+    st = statement("now that we're on MySQL, how do I tune it?", question=True)
+    d = decide_open_world(st, Stance(fact=0.9, question=0.3), [cand(DB, "update")])
+    assert (d.action, d.target_id) == (Action.REVISE, "db")
 
 
 def test_an_update_of_an_attribute_no_pattern_names_revises_it() -> None:
@@ -88,6 +95,24 @@ def test_someone_elses_record_is_never_the_target() -> None:
     brother = record("b", "my brother lives in Denver", subject="brother")
     d = decide_open_world(statement("I moved to Austin"), FACT, [cand(brother, "update")])
     assert (d.action, d.target_id) == (Action.APPEND, None)
+    # A report about the user is about the user, even when it names the reporter.
+    tom = record("t", "my brother Tom got a job at Microsoft", subject="tom")
+    claim = statement("Tom says I work at Microsoft too", reported=True)
+    d = decide_open_world(claim, Stance(0.9, reported=0.9), [cand(tom, "same")])
+    assert d.target_id is None
+
+
+def test_a_statement_that_names_the_records_subject_may_update_it() -> None:
+    # The subject rules read "Typo earlier: Mia is 7" as the user's; its text names Mia.
+    mia = record("m", "My daughter Mia is 6", subject="mia")
+    st = statement("Typo earlier: Mia is 7, not 6")
+    assert may_share_state(st, mia)
+    d = decide_open_world(st, FACT, [cand(mia, "update")])
+    assert (d.action, d.target_id) == (Action.REVISE, "m")
+    diff = execute(d, record("new", st.text, at=st.at), {"m": mia})
+    assert diff.inserts[0].subject == "mia"  # the correction is about Mia, like its target
+    assert not may_share_state(statement("I moved to Austin"),
+                               record("s", "my sister lives in Denver", subject="sister"))
 
 
 def test_stances_hedged_reported_transition_past() -> None:

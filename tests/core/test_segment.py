@@ -74,3 +74,13 @@ def test_any_text_splits_into_trimmed_spans_of_itself(message: str) -> None:
     for piece in split_statements(message):
         assert piece.text and piece.text == piece.text.strip()
         assert message[piece.start : piece.end] == piece.text
+
+
+def test_a_request_to_the_assistant_after_a_fact_is_its_own_statement() -> None:
+    pieces = texts("I've raised the team's travel budget to $9,000, can you help me split "
+                   "it across the three offsites?")
+    assert pieces == ["I've raised the team's travel budget to $9,000",
+                      "can you help me split it across the three offsites?"]
+    # A request with no fact before it stays whole.
+    assert texts("Could you help me plan the week, can you?") == [
+        "Could you help me plan the week, can you?"]
