@@ -166,3 +166,61 @@ def test_the_older_policies_stay_selectable(embedder: object, policy_name: str) 
     with Memory(":memory:", embedder=embedder, **options) as mem:  # type: ignore[arg-type]
         assert mem.policy.name.startswith(policy_name[:5])
         mem.add("I live in Leeds.", user_id="bob", at=at(1))
+
+
+def test_relationship_vehicle_and_relocation_updates_in_loose_wording(mem: Memory) -> None:
+    acts = say(mem, (at(1), "I've been going out with Daniel since last spring."),
+               (at(3), "Daniel and I are over. I'm with Priyanka now."))
+    assert acts[1] is Action.REVISE
+    answers(mem, "Who am I seeing these days?", "Priyanka")
+    say(mem, (at(4), "I drive an old Corolla."),
+        (at(5), "Still torn between a Mazda and a Subaru for the new car."),
+        (at(6), "Ended up going with the Subaru, picked it up on Tuesday."))
+    answers(mem, "What car do I drive?", "Subaru", absent=["Corolla"])
+    say(mem, (at(7), "We live in Rotterdam."), (at(9), "Relocated again, Amsterdam this time."))
+    answers(mem, "Where do we live?", "Amsterdam", absent=["Rotterdam"])
+
+
+def test_a_pet_that_died_is_no_longer_current(mem: Memory) -> None:
+    acts = say(mem, (at(1), "Our cat Biscuit is fourteen and still rules the house."),
+               (at(9), "Biscuit passed away on Sunday."))
+    assert acts[1] is Action.REVISE
+    live = " ".join(r.text for r in mem.records("alice", Ledger.ACCEPTED))
+    assert "still rules the house" not in live
+
+
+def test_a_corrected_number(mem: Memory) -> None:
+    say(mem, (at(3), "My niece Clara is 9."), (at(3, 2), "Typo earlier: Clara is 7, not 9."))
+    answers(mem, "How old is Clara?", "7")
+
+
+def test_a_hedged_plan_waits_and_a_confirmation_makes_it_live(mem: Memory) -> None:
+    acts = say(mem, (at(1), "I teach chemistry at Riverside High."),
+               (at(2), "I might switch to teaching at the community college next year."))
+    assert acts == [Action.APPEND, Action.DEFER_VERIFY]
+    answers(mem, "Where do I teach?", "Riverside")
+    assert len(mem.records("alice", Ledger.PENDING)) == 1
+
+
+def test_an_import_of_old_messages_in_any_order_keeps_the_newest_state_live(mem: Memory) -> None:
+    turns = [(at(1), "I live in Ghent."), (at(4), "I moved to Antwerp."),
+             (at(9), "We moved to Brussels in the autumn.")]
+    for when, text in (turns[2], turns[0], turns[1]):  # the newest message arrives first
+        mem.add(text, user_id="alice", at=when)
+    answers(mem, "Where do I live?", "Brussels", absent=["Ghent", "Antwerp"])
+    assert mem.records("alice", Ledger.PENDING) == []
+    past = sorted(mem.records("alice", Ledger.HISTORY), key=lambda r: r.valid_from)
+    assert [r.text for r in past] == [turns[0][1], turns[1][1]]
+    assert past[0].valid_to is not None and past[1].valid_to is not None
+    assert past[0].valid_to <= past[1].valid_from
+
+
+def test_a_message_of_a_hundred_thousand_characters_is_split_and_decided(mem: Memory) -> None:
+    filler = "Here is the stack trace I keep getting from the build server. " * 1700
+    text = f"Our build server runs on Jenkins.\n\n```\n{filler}\n```\nCan you help me read it?"
+    assert len(text) > 100_000
+    tx = mem.add(text, user_id="alice", at=at(1), provenance="long-1")
+    assert tx.action is Action.APPEND
+    live = mem.records("alice", Ledger.ACCEPTED)
+    assert [r.text for r in live] == ["Our build server runs on Jenkins."]
+    assert live[0].provenance == "long-1"

@@ -72,8 +72,13 @@ def seeded(**kw: Any) -> Memory:
 
 
 def position(mem: Memory, question: str, text: str) -> int:
-    """1-based position of ``text`` in the packet the answerer will see."""
-    items = mem.search(question, USER).items
+    """1-based position of ``text`` in the evidence the answerer will see: the offline
+    answer's evidence (what it used first, then the rest of the top k)."""
+    answerer, mem.answerer = mem.answerer, None
+    try:
+        items = mem.answer(question, USER).evidence
+    finally:
+        mem.answerer = answerer
     return [e.record.text for e in items].index(text) + 1
 
 

@@ -13,8 +13,10 @@ so. The rules, first match wins:
    count by exact arithmetic (or **appends** the item; removing an item not on the list is
    a **noop**).
 2. Of the candidates that are live or pending and may hold the same person's state
-   (``may_share_state``: the same subject, or a text that names the other's), the one most
-   likely related (``1 - p(unrelated)`` at least ``related_min``) is the target.
+   (``may_share_state``: the same subject, or a text that names the other's) and are
+   related (``1 - p(unrelated)`` at least ``related_min``), the target is the one with the
+   best ``p(related) * (0.5 + similarity)``: the relation model decides, similarity breaks
+   near-ties.
 3. A pending claim as the target: a restatement of its value confirms it (**revise** the
    live state of that variable, found among the candidates, else **append**); an ending
    ("I turned the offer down") denies it (**reject_conflict**). A hedged or reported
@@ -116,7 +118,9 @@ def decide_open_world(st: Statement, stance: Stance, candidates: Sequence[Candid
         ((1.0 - c.relation[UNRELATED], c) for c in candidates
          if c.relation is not None and may_share_state(st, c.record)
          and (c.record.status in LIVE or c.record.status is Status.PENDING)),
-        key=lambda pc: (pc[0], pc[1].similarity), reverse=True)
+        # Between records the model finds about equally related, the more similar one is
+        # the likelier target ("ended up going with the Subaru" vs "I'm with Priyanka now").
+        key=lambda pc: pc[0] * (0.5 + max(pc[1].similarity, 0.0)), reverse=True)
     related = [(p, c) for p, c in related if p >= t.related_min]
     live = [c for _, c in related if c.record.status in LIVE]
 

@@ -51,8 +51,19 @@ _ALL = re.compile(
     r"basket|queue|backlog)|all\s+(?:the\s+)?names)\b", re.I)
 
 
+# "Who is my manager?", "what's my best friend's name?": the role is the user's own variable
+# (who fills it), not a person the question is about.
+_WHO_FILLS = re.compile(
+    r"^\s*(?:so\s+|and\s+|remind me\s*,?\s*)?(?:who(?:'s|\s+is|\s+was|\s+are|\s+were)|"
+    r"what(?:'s|\s+is|\s+was)\s+the\s+name\s+of)\s+(?:my|our)\s+(?:current\s+|new\s+|old\s+)?"
+    r"(?:" + ROLE_WORDS + r")\s*(?:now|these days|at the moment|before)?\s*\??\s*$|"
+    r"^\s*what(?:'s|\s+is|\s+was)\s+(?:my|our)\s+(?:" + ROLE_WORDS + r")'s\s+name\b", re.I)
+
+
 def question_subject(question: str, user_name: str | None = None) -> str:
     """``"user"``, a role word or a lower-cased first name (see the module doc)."""
+    if _WHO_FILLS.search(question):
+        return "user"
     role = _ROLE_Q.search(question)
     if role is not None:
         return role.group("role").lower()

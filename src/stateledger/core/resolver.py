@@ -149,7 +149,10 @@ def _nearest_past(question: str, top: Evidence, evidence: Sequence[Evidence]
     return pick, "historical view: the state that ended most recently"
 
 
-_STATE_LINKS = (LinkType.SUPERSEDES, LinkType.SUPERSEDED_BY, *EVOLUTION_LINKS)
+# Links between states of one variable: a revision, an evolution, and a pending claim with
+# the record that confirmed it.
+_STATE_LINKS = (LinkType.SUPERSEDES, LinkType.SUPERSEDED_BY, *EVOLUTION_LINKS,
+                LinkType.VERIFIES, LinkType.VERIFIED_BY)
 
 
 def _chain_ids(top: Evidence, evidence: Sequence[Evidence]) -> set[str]:
@@ -338,7 +341,10 @@ def _all(question: str, view: View, kept: Sequence[Evidence], at: datetime | Non
     chosen = [ev for ev in kept if every_state or _live(ev, at) or ev.label is Label.CURRENT]
     if not chosen:
         return Resolution(None, None, (), "list question: no matching state")
-    # A counted item shows as its count ("3 leek"); one counted down to zero is gone.
+    # A list of counted items ("3 leek") is made of them alone: other evidence that merely
+    # talks about lists is no item. One counted down to zero is gone.
+    if any(count_of(ev.record.value) for ev in chosen):
+        chosen = [ev for ev in chosen if count_of(ev.record.value)]
     chosen = [ev for ev in sorted(chosen, key=lambda ev: ev.record.valid_from)
               if (count_of(ev.record.value) or (1, ""))[0] > 0]
     if not chosen:

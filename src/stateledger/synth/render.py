@@ -84,6 +84,18 @@ HEDGE_FRAMES = (
     "the plan is to make {v} {my} {noun}, if it gets approved",
     "I'm tempted to switch {my} {noun} to {v}", "{v} might be next for {my} {noun}",
 )
+# A pending claim settled: the hedged value confirmed, or the plan dropped.
+CONFIRM_FRAMES = (
+    "it's official, {my} {noun} is {v}", "ended up going with {v}", "we went with {v} in the end",
+    "decided on {v}", "{v} it is, it's settled", "confirmed: {v}", "it happened, {v}!",
+    "final decision: {v}", "I signed for {v} yesterday", "{v} is locked in now",
+    "so it's {v} after all", "went ahead with {v}",
+)
+DENY_FRAMES = (
+    "I decided against {v}", "{v} fell through", "not going with {v} after all",
+    "I turned down {v}", "{v} is off the table now", "scrapped the idea of {v}",
+    "changed my mind about {v}", "{v} didn't happen in the end", "we're not doing {v}",
+)
 TRANSITION_FRAMES = (
     "I'm in the middle of switching {my} {noun} from {old} to {v}",
     "we're halfway through moving {my} {noun} from {old} to {v}",
@@ -241,12 +253,19 @@ def draw_value(rng: random.Random, pool: tuple[str, ...] | NumericPool,
     return rng.choice(choices)
 
 
+_NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight",
+                 "nine", "ten", "eleven", "twelve")
+
+
 def _number(rng: random.Random, pool: NumericPool, avoid: str | None) -> str:
     for _ in range(20):
         n: float = rng.uniform(pool.lo, pool.hi)
         if pool.integer:
             n = round(n)
         text = pool.fmt.format(n=n)
+        if pool.integer and 0 <= n < len(_NUMBER_WORDS) and rng.random() < 0.35:
+            # People write small counts as words: "two coffees", "five days a week".
+            text = re.sub(r"\b" + str(int(n)) + r"\b", _NUMBER_WORDS[int(n)], text, count=1)
         if text != avoid:
             return text
     return pool.fmt.format(n=pool.hi if avoid != pool.fmt.format(n=pool.hi) else pool.lo)

@@ -352,6 +352,10 @@ def _pair(w: _Writer) -> Pair | None:
         return _lookalike_pair(w, attr)
     if r < 0.16:
         return _stance_pair(w, attr)
+    if r < 0.2:
+        return _pending_pair(w, attr)
+    if r < 0.25:
+        return _scoped_pair(w, attr)
     subject = w.subject()
     old = w.value(attr)
     new = w.value(attr, old)
@@ -407,6 +411,63 @@ def _lookalike_pair(w: _Writer, attr: Attribute) -> Pair | None:
         return None
     return Pair(R.noisy(w.rng, record), R.noisy(w.rng, statement),
                 RELATIONS.index("unrelated"), attr.key)
+
+
+def _scoped_pair(w: _Writer, attr: Attribute) -> Pair | None:
+    """A fact of one named project or thing and a statement about it (its own relation)
+    or about another thing (unrelated, however alike the wording)."""
+    rng = w.rng
+    things = w.vocab.pools.get("work_code_names", ())
+    if len(things) < 2:
+        return None
+    thing, other_thing = rng.sample(list(things), 2)
+    old = w.value(attr)
+    record = w.record(attr, R.USER, old)
+    new = w.value(attr, old)
+    r = rng.random()
+    if r < 0.35:
+        relation, about, statement = "update", thing, w.change(attr, R.USER, new, old)
+    elif r < 0.5:
+        relation, about, statement = "same", thing, w.restate(attr, R.USER, old)
+    elif r < 0.85:
+        relation, about = "unrelated", other_thing
+        statement = w.change(attr, R.USER, new, old) if rng.random() < 0.6 else w.state(
+            attr, R.USER, new)
+    else:
+        other = w.other_attribute(attr, same_group=True)
+        relation, about = "unrelated", thing
+        statement = _worded_like_a_relation(w, other, R.USER)
+    if record is None or statement is None:
+        return None
+    return Pair(R.noisy(rng, _scoped(rng, record, thing)),
+                R.noisy(rng, _scoped(rng, statement, about)), RELATIONS.index(relation),
+                f"scoped:{attr.key}")
+
+
+def _pending_pair(w: _Writer, attr: Attribute) -> Pair | None:
+    """A hedged claim waiting in pending and what settles it: the same value said firmly
+    confirms it (``same``), another value firmly said replaces it (``update``), dropping
+    the plan ends it (``end``)."""
+    rng = w.rng
+    v = w.value(attr)
+    record = w.hedge(attr, R.USER, v)
+    r = rng.random()
+    if r < 0.5:
+        relation = "same"
+        statement = (w.render(attr, R.CONFIRM_FRAMES, R.USER, v=v) if rng.random() < 0.5
+                     else w.change(attr, R.USER, v, w.value(attr, v)))
+    elif r < 0.75:
+        relation = "end"
+        statement = w.render(attr, R.DENY_FRAMES, R.USER, v=v)
+    else:
+        relation = "update"
+        other = w.value(attr, v)
+        statement = (w.render(attr, R.CONFIRM_FRAMES, R.USER, v=other) if rng.random() < 0.5
+                     else w.change(attr, R.USER, other, v))
+    if record is None or statement is None:
+        return None
+    return Pair(R.noisy(rng, record), R.noisy(rng, statement), RELATIONS.index(relation),
+                attr.key, hedged=True)
 
 
 def _stance_pair(w: _Writer, attr: Attribute) -> Pair | None:
@@ -522,12 +583,50 @@ def _question_pair(w: _Writer) -> QuestionPair | None:
     question = w.question(attr, R.restyled(w.rng, subject), past)
     if question is None:
         return None
+    if w.rng.random() < 0.2 and subject.is_user:
+        return _scoped_question_pair(w, attr, question, past)
     relevant = w.rng.random() < 0.5
     record = _question_record(w, attr, subject, relevant)
     if record is None:
         return None
     return QuestionPair(R.noisy(w.rng, question, question=True), R.noisy(w.rng, record),
                         relevant, attr.key, past)
+
+
+def _scoped(rng: random.Random, text: str, thing: str) -> str:
+    """``text`` said about one named project or thing of the user's."""
+    style = rng.random()
+    body = text[0].lower() + text[1:] if text[:2] not in ("I ", "I'") else text
+    if style < 0.4:
+        return f"for {thing}, {body}"
+    if style < 0.7:
+        return f"{thing}: {body}"
+    return f"{text} (that's for {thing})"
+
+
+def _scoped_question_pair(w: _Writer, attr: Attribute, question: str, past: bool
+                          ) -> QuestionPair | None:
+    """A question about one named project or thing, against records about it or about
+    another one: the same attribute of another thing, or another attribute of the same
+    thing, is no answer (long chats keep facts of several projects side by side)."""
+    rng = w.rng
+    things = w.vocab.pools.get("work_code_names", ())
+    if len(things) < 2:
+        return None
+    thing, other_thing = rng.sample(list(things), 2)
+    asked = f"{question.rstrip('?')} for {thing}?"
+    r = rng.random()
+    if r < 0.5:
+        relevant, about, record = True, thing, w.record(attr, R.USER, w.value(attr))
+    elif r < 0.75:
+        relevant, about, record = False, other_thing, w.record(attr, R.USER, w.value(attr))
+    else:
+        other = w.other_attribute(attr, same_group=True)
+        relevant, about, record = False, thing, w.record(other, R.USER, w.value(other))
+    if record is None:
+        return None
+    return QuestionPair(R.noisy(rng, asked, question=True),
+                        R.noisy(rng, _scoped(rng, record, about)), relevant, attr.key, past)
 
 
 def _question_record(w: _Writer, attr: Attribute, subject: R.Subject, relevant: bool
