@@ -76,11 +76,13 @@ def test_any_text_splits_into_trimmed_spans_of_itself(message: str) -> None:
         assert message[piece.start : piece.end] == piece.text
 
 
-def test_a_request_to_the_assistant_after_a_fact_is_its_own_statement() -> None:
-    pieces = texts("I've raised the team's travel budget to $9,000, can you help me split "
-                   "it across the three offsites?")
-    assert pieces == ["I've raised the team's travel budget to $9,000",
-                      "can you help me split it across the three offsites?"]
-    # A request with no fact before it stays whole.
-    assert texts("Could you help me plan the week, can you?") == [
-        "Could you help me plan the week, can you?"]
+def test_a_request_stays_with_the_fact_it_is_about() -> None:
+    # "it" in the request names the fact: cut apart, neither half says what changed.
+    message = ("I'm worried about the probate process, so can you tell me more about how it "
+               "was shortened to 5-7 months?")
+    assert texts(message) == [message]
+
+
+def test_a_clause_with_an_elided_subject_that_carries_another_fact_is_its_own() -> None:
+    assert texts("I moved to York but still work at the library.") == [
+        "I moved to York", "still work at the library."]

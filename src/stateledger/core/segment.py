@@ -17,7 +17,6 @@ fact must be decided on its own, against its own candidates, so the message is s
    ``;``, a dash between spaces, and ``but`` / ``and`` / ``so`` / ``because`` /
    ``although`` / ``while`` before a new subject ("... and the crash rate is down") or an
    elided one carrying on another fact ("I moved to York but still work at the library"),
-   and before a request to the assistant (", can you help me ..."),
    keeping each piece at least ``MIN_CLAUSE_WORDS`` words long so a subject is never cut
    from its predicate ("my sister and I moved" stays whole).
 4. **Bounded pieces.** A piece longer than ``MAX_STATEMENT_CHARS`` is cut at the last space
@@ -63,10 +62,7 @@ _SENTENCE_END = re.compile(r"""(?<=[.!?])["')\]]*\s+(?=["'(\[]?[A-Z0-9])""")
 _CLAUSE_JOINT = re.compile(
     r";\s+|\s+[-–—]\s+|,?\s+(?=(?:but|and|so|because|although|though|while|whereas|plus)\s+"
     r"(?:i|we|i'm|we're|i've|we've|my|our|it|it's|they|he|she|the|this|that|there|"
-    r"still|also)\s+\w)"
-    # A request to the assistant after a fact: "I've set the budget to $450, can you help
-    # me split it?" is a fact and a request, decided apart.
-    r"|,\s+(?=(?:(?:so|and|but)\s+)?(?:can|could|would|will)\s+you\b)",
+    r"still|also)\s+\w)",
     re.I,
 )
 

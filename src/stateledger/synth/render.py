@@ -187,6 +187,18 @@ CARRIERS = (
     "I want to {t}, and {f}, so where do I start?", "quick question: {f}, so should I {t}?",
     "I'm wondering how to {t} now that {f}",
 )
+# What a value is for or when it holds: the same noun with another purpose or period is
+# another state ("the budget for patent filing" vs "the budget for marketing").
+QUALIFIERS = (
+    "for the launch", "for the holidays", "for the wedding", "for next year", "this quarter",
+    "through August", "for Q3", "for the kitchen remodel", "for marketing", "for the offsite",
+    "for the grant application", "for the trip to Lisbon", "for the spring term",
+    "for the mobile app", "for the backend", "for the conference", "for the new hire",
+    "for the pilot study", "for the summer", "for the first sprint", "until December",
+    "for the move", "for the side project", "for the book club", "for the renovation",
+    "for the client demo", "for the charity run", "for the thesis", "for the patent filing",
+    "for the beta", "for my parents' visit", "for the school year",
+)
 TASKS = (
     "plan the next few weeks", "update my budget spreadsheet", "prepare for the meeting",
     "tell the team", "adjust my schedule", "set realistic goals", "stay on track",

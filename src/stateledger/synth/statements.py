@@ -417,10 +417,10 @@ def _scoped_pair(w: _Writer, attr: Attribute) -> Pair | None:
     """A fact of one named project or thing and a statement about it (its own relation)
     or about another thing (unrelated, however alike the wording)."""
     rng = w.rng
-    things = w.vocab.pools.get("work_code_names", ())
-    if len(things) < 2:
+    scopes = _two_scopes(w)
+    if scopes is None:
         return None
-    thing, other_thing = rng.sample(list(things), 2)
+    thing, other_thing = scopes
     old = w.value(attr)
     record = w.record(attr, R.USER, old)
     new = w.value(attr, old)
@@ -594,14 +594,25 @@ def _question_pair(w: _Writer) -> QuestionPair | None:
 
 
 def _scoped(rng: random.Random, text: str, thing: str) -> str:
-    """``text`` said about one named project or thing of the user's."""
+    """``text`` said about one named project or thing of the user's, or about one purpose
+    or period (a ``QUALIFIERS`` phrase)."""
     style = rng.random()
     body = text[0].lower() + text[1:] if text[:2] not in ("I ", "I'") else text
+    if thing in R.QUALIFIERS:
+        return f"{text.rstrip('.!')} {thing}" if style < 0.6 else f"{thing.capitalize()}, {body}"
     if style < 0.4:
         return f"for {thing}, {body}"
     if style < 0.7:
         return f"{thing}: {body}"
     return f"{text} (that's for {thing})"
+
+
+def _two_scopes(w: _Writer) -> tuple[str, str] | None:
+    """Two different scopes of one kind: named projects, or purposes and periods."""
+    if w.rng.random() < 0.5:
+        return tuple(w.rng.sample(R.QUALIFIERS, 2))  # type: ignore[return-value]
+    things = w.vocab.pools.get("work_code_names", ())
+    return tuple(w.rng.sample(list(things), 2)) if len(things) >= 2 else None  # type: ignore[return-value]
 
 
 def _scoped_question_pair(w: _Writer, attr: Attribute, question: str, past: bool
@@ -610,11 +621,12 @@ def _scoped_question_pair(w: _Writer, attr: Attribute, question: str, past: bool
     another one: the same attribute of another thing, or another attribute of the same
     thing, is no answer (long chats keep facts of several projects side by side)."""
     rng = w.rng
-    things = w.vocab.pools.get("work_code_names", ())
-    if len(things) < 2:
+    scopes = _two_scopes(w)
+    if scopes is None:
         return None
-    thing, other_thing = rng.sample(list(things), 2)
-    asked = f"{question.rstrip('?')} for {thing}?"
+    thing, other_thing = scopes
+    scope = thing if thing in R.QUALIFIERS else f"for {thing}"
+    asked = f"{question.rstrip('?')} {scope}?"
     r = rng.random()
     if r < 0.5:
         relevant, about, record = True, thing, w.record(attr, R.USER, w.value(attr))
