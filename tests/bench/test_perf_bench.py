@@ -16,6 +16,7 @@ from stateledger.interfaces.cli import main
 from stateledger.stores.vector_index import VectorIndex
 
 PERF_KEYS = {"add_per_s", "add_ms_p50", "add_ms_p99", "add_overhead_vs_embedding",
+             "add_p50_over_embed_p50",
              "search_ms_p50", "search_ms_p99", "embed_batch_per_s", "embed_single_ms",
              "numpy_bruteforce_ms_p50", "numpy_bruteforce_ms_p99", "bulk_load_per_s",
              "vector_recall_at_10"}

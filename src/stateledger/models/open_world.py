@@ -32,7 +32,7 @@ class OpenWorldPolicy:
     name = "open-world"
 
     def __init__(self, model: RelationModel, *, thresholds: Thresholds | None = None,
-                 max_pairs: int = 4, min_similarity: float = 0.15) -> None:
+                 max_pairs: int = 3, min_similarity: float = 0.15) -> None:
         self.model = model
         self.thresholds = thresholds or Thresholds()
         self.max_pairs = max_pairs
