@@ -23,6 +23,7 @@ from stateledger.core.model import (
     View,
 )
 from stateledger.errors import (
+    ConflictError,
     DataError,
     InvalidInputError,
     InvalidTextError,
@@ -43,6 +44,7 @@ __version__ = "0.1.0"
 __all__ = [
     "Action",
     "Answer",
+    "ConflictError",
     "DataError",
     "Decision",
     "Evidence",

@@ -39,6 +39,11 @@ class StoreError(StateLedgerError):
     """The storage backend failed; the transaction was rolled back."""
 
 
+class ConflictError(StoreError):
+    """Another writer changed a record this transaction changes since it was read; nothing
+    was written. ``Memory`` decides again on the new state; other callers retry the same way."""
+
+
 class SchemaVersionError(StoreError):
     """The database was written by a newer stateledger than this one."""
 

@@ -6,6 +6,7 @@ for writes; profiler -> hybrid seeds -> packet -> labels -> resolver for reads.
 
 from __future__ import annotations
 
+import contextlib
 import time
 import uuid
 from collections.abc import Iterable, Sequence
@@ -44,9 +45,10 @@ from stateledger.core.policy import Candidate, Policy, Statement, reliability
 from stateledger.core.profiler import profile_query
 from stateledger.core.question import asks_all, question_subject
 from stateledger.core.resolver import NOT_IN_MEMORY, resolve_open
-from stateledger.core.segment import split_statements
+from stateledger.core.segment import Piece, split_statements
 from stateledger.core.statement import analyse_statement, statement_record
 from stateledger.errors import (
+    ConflictError,
     InvalidInputError,
     NotPendingError,
     UnknownRecordError,
@@ -69,6 +71,7 @@ CONTROLLER_POOL = 10
 ANSWER_POOL = 10  # evidence items the answer step weighs (the packet shows the top k)
 LIST_POOL = 30  # ... for a question that asks for every matching state ("all the names")
 BELIEF_RECORDS = 200  # records read for a belief question (the thing's states, the people)
+WRITE_ATTEMPTS = 8  # decide-and-commit rounds when other writers keep changing the same records
 RESOLVE_POLICY = "resolve"  # policy name logged for explicit confirm/deny of a pending record
 
 
@@ -163,27 +166,16 @@ class Memory:
         if not pieces:
             return self._nothing_to_remember(uid, message, when)
         vectors = self.embedder.embed([p.text for p in pieces])
-        overlay: dict[str, Record] = {}  # records this message wrote or changed so far
-        changes: list[tuple[Diff, Transaction]] = []
-        for i, (piece, vector) in enumerate(zip(pieces, vectors, strict=True)):
-            # Statements of one message keep their order in time (a microsecond apart), so a
-            # later statement that revises an earlier one still comes after it.
-            statement = replace(
-                self.analyse(piece.text, uid, when + timedelta(microseconds=i), src, who),
-                embedding=vector)
-            candidates = self._candidates(uid, statement, vector, overlay)
-            decision = self.policy.decide(statement, candidates)
-            record = statement_record(statement, record_id=uuid.uuid4().hex, user_id=uid,
-                                      recorded_at=datetime.now(UTC), provenance=provenance,
-                                      embedding=vector)
-            state = {c.record.id: c.record for c in candidates}
-            diff, tx = self._plan(decision, record, state, policy=self.policy.name)
-            changes.append((diff, tx))
-            touched = {r.id for r in diff.inserts} | {u.record_id for u in diff.updates}
-            touched |= {lk.src for lk in diff.links} | {lk.dst for lk in diff.links}
-            after = apply_diff(state, diff)
-            overlay.update({rid: after[rid] for rid in touched if rid in after})
-        self.store.commit(changes)
+        for attempt in range(1, WRITE_ATTEMPTS + 1):
+            # Decided on what the store holds now; the commit refuses the batch when another
+            # writer changed a record it changes in the meantime, and it is decided again.
+            changes = self._decide_message(pieces, vectors, uid, when, src, who, provenance)
+            try:
+                self.store.commit(changes)
+                break
+            except ConflictError:
+                if attempt == WRITE_ATTEMPTS:
+                    raise
         for (_, tx), piece, vector in zip(changes, pieces, vectors, strict=True):
             # The host keeps every statement, mapped to the record written or to the live
             # record a noop restated, so its later hits lead back to state records.
@@ -193,6 +185,52 @@ class Memory:
         txs = [tx for _, tx in changes]
         primary = next((tx for tx in txs if tx.action is not Action.NOOP), txs[0])
         return replace(primary, parts=tuple(txs)) if len(txs) > 1 else primary
+
+    def _decide_message(
+        self, pieces: Sequence[Piece], vectors: np.ndarray, uid: str, when: datetime,
+        src: Source, who: str | None, provenance: str | None,
+    ) -> list[tuple[Diff, Transaction]]:
+        """Each statement's diff and transaction, in order; nothing is written."""
+        overlay: dict[str, Record] = {}  # records this message wrote or changed so far
+        changes: list[tuple[Diff, Transaction]] = []
+        for i, (piece, vector) in enumerate(zip(pieces, vectors, strict=True)):
+            # Statements of one message keep their order in time (a microsecond apart), so a
+            # later statement that revises an earlier one still comes after it.
+            statement = replace(
+                self.analyse(piece.text, uid, when + timedelta(microseconds=i), src, who),
+                embedding=vector)
+            candidates = self._candidates(uid, statement, vector, overlay)
+            state = {c.record.id: c.record for c in candidates}
+            decision = self._confirm_against_live(
+                self.policy.decide(statement, candidates), state, overlay)
+            record = statement_record(statement, record_id=uuid.uuid4().hex, user_id=uid,
+                                      recorded_at=datetime.now(UTC), provenance=provenance,
+                                      embedding=vector)
+            diff, tx = self._plan(decision, record, state, policy=self.policy.name)
+            changes.append((diff, tx))
+            touched = {r.id for r in diff.inserts} | {u.record_id for u in diff.updates}
+            touched |= {lk.src for lk in diff.links} | {lk.dst for lk in diff.links}
+            after = apply_diff(state, diff)
+            overlay.update({rid: after[rid] for rid in touched if rid in after})
+        return changes
+
+    def _confirm_against_live(
+        self, decision: Decision, state: dict[str, Record], overlay: dict[str, Record]
+    ) -> Decision:
+        """A statement that confirms a pending claim without naming a target revises the
+        record live *now* on that claim's chain, as ``resolve`` does: the record the claim
+        contradicted may have been revised since, and two live states would remain."""
+        pending = state.get(decision.resolves_id) if decision.resolves_id else None
+        if (pending is None or pending.status is not Status.PENDING
+                or decision.action is not Action.APPEND or decision.target_id is not None
+                or decision.relation is not Relation.NONE):
+            return decision
+        live = self._live_contradicted(pending, overlay)
+        if live is None:
+            return decision
+        state[live.id] = live
+        return replace(decision, action=Action.REVISE, relation=Relation.SUPERSEDE,
+                       target_id=live.id)
 
     def _nothing_to_remember(self, user_id: str, message: str, when: datetime) -> Transaction:
         """A message with no statement (only code or markup): one logged noop."""
@@ -289,6 +327,15 @@ class Memory:
         """
         if not isinstance(confirm, bool):
             raise InvalidInputError(f"confirm must be true or false, got {confirm!r}")
+        when = validate.timestamp(at) if at is not None else datetime.now(UTC)
+        for _ in range(WRITE_ATTEMPTS - 1):
+            # Another writer resolved or revised one of these records first: read again (a
+            # claim resolved meanwhile is then NotPendingError).
+            with contextlib.suppress(ConflictError):
+                return self._resolve_once(record_id, confirm, when)
+        return self._resolve_once(record_id, confirm, when)
+
+    def _resolve_once(self, record_id: str, confirm: bool, when: datetime) -> Transaction:
         found = self.store.get([record_id]) if isinstance(record_id, str) and record_id else []
         if not found:
             raise UnknownRecordError(f"no record with id {record_id!r}")
@@ -298,7 +345,6 @@ class Memory:
                 f"record {pending.id} is {pending.status.value}, not pending; "
                 "only pending records can be confirmed or denied"
             )
-        when = validate.timestamp(at) if at is not None else datetime.now(UTC)
         target = self._live_contradicted(pending)
         state = {pending.id: pending} | ({target.id: target} if target else {})
         if confirm:
@@ -325,10 +371,14 @@ class Memory:
         )
         return self._execute(decision, record, state, policy=RESOLVE_POLICY)
 
-    def _live_contradicted(self, pending: Record) -> Record | None:
+    def _live_contradicted(
+        self, pending: Record, overlay: dict[str, Record] | None = None
+    ) -> Record | None:
         """The live record a pending claim contradicts: the one it links to, or, when that
-        was retired since, its live successor along the supersede/evolve chain."""
-        frontier = self.store.get(pending.linked(LinkType.CONTRADICTS))
+        was retired since, its live successor along the supersede/evolve chain. ``overlay``:
+        versions written earlier in the same message, not committed yet."""
+        overlay = overlay or {}
+        frontier = self._fetch(pending.linked(LinkType.CONTRADICTS), overlay)
         seen: set[str] = set()
         while frontier:
             for rec in frontier:
@@ -338,7 +388,7 @@ class Memory:
             nxt = {
                 d for r in frontier for d in r.linked(LinkType.SUPERSEDED_BY, LinkType.EVOLVES_TO)
             }
-            frontier = self.store.get(sorted(nxt - seen))
+            frontier = self._fetch(sorted(nxt - seen), overlay)
         return None
 
     # -- read path --------------------------------------------------------------------------

@@ -60,7 +60,7 @@ class ExecutionError(InvalidInputError):
 
 
 def _change(record: Record, status: Status, valid_to: datetime | None) -> StatusChange:
-    return StatusChange(record.id, status, LEDGER_OF_STATUS[status], valid_to)
+    return StatusChange(record.id, status, LEDGER_OF_STATUS[status], valid_to, record.status)
 
 
 def _placed(candidate: Record, status: Status) -> Record:

@@ -7,6 +7,7 @@ defined here, so each layer can be tested on its own.
 from __future__ import annotations
 
 import enum
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
@@ -214,6 +215,9 @@ class StatusChange:
     status: Status
     ledger: Ledger
     valid_to: datetime | None
+    # The status the decision saw. A store refuses the whole batch (ConflictError) when the
+    # record has moved on since, so two writers never both revise one live record.
+    expected: Status | None = None
 
 
 @dataclass(frozen=True)
@@ -227,6 +231,21 @@ class Diff:
     @property
     def empty(self) -> bool:
         return not (self.inserts or self.updates or self.links)
+
+
+def stale_changes(diffs: Sequence[Diff], current: Mapping[str, Status]) -> list[str]:
+    """Ids whose status a change expects is not the status they have: ``current`` holds the
+    stored statuses; the batch's own inserts and updates apply in order, so a later
+    statement of a message may change what an earlier one wrote."""
+    now = dict(current)
+    stale: list[str] = []
+    for diff in diffs:
+        now.update({r.id: r.status for r in diff.inserts})
+        for u in diff.updates:
+            if u.expected is not None and now.get(u.record_id) is not u.expected:
+                stale.append(u.record_id)
+            now[u.record_id] = u.status
+    return stale
 
 
 @dataclass(frozen=True)

@@ -2,15 +2,23 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import fields
 from typing import Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
 
-from stateledger.core.model import Diff, Ledger, Record, Source, Status, Transaction
-from stateledger.errors import StoreError
+from stateledger.core.model import (
+    Diff,
+    Ledger,
+    Record,
+    Source,
+    Status,
+    Transaction,
+    stale_changes,
+)
+from stateledger.errors import ConflictError, StoreError
 
 Vector = np.ndarray  # float32, L2-normalised, shape (dim,)
 
@@ -114,3 +122,16 @@ def restored_record(values: dict[str, Any]) -> Record:
     record = object.__new__(Record)
     record.__dict__.update(values)
     return record
+
+
+def refuse_stale(
+    changes: Sequence[tuple[Diff, Transaction]], current: Mapping[str, Status]
+) -> None:
+    """Raise ConflictError (before anything is written) when a change expects a status its
+    record no longer has: another writer decided on the same record first."""
+    stale = stale_changes([diff for diff, _ in changes], current)
+    if stale:
+        raise ConflictError(
+            f"record(s) {sorted(set(stale))} changed since this transaction read them; "
+            "nothing was written"
+        )

@@ -38,7 +38,7 @@ from urllib.parse import parse_qsl, quote, urlencode, urlsplit, urlunsplit
 import numpy as np
 import numpy.typing as npt
 
-from stateledger.core.model import Diff, Ledger, Link, LinkType, Record, Transaction
+from stateledger.core.model import Diff, Ledger, Link, LinkType, Record, Status, Transaction
 from stateledger.errors import (
     InvalidInputError,
     MissingDependencyError,
@@ -47,7 +47,7 @@ from stateledger.errors import (
     StoreError,
     UnknownRecordError,
 )
-from stateledger.stores.base import Vector, checked_embedding, restored_record
+from stateledger.stores.base import Vector, checked_embedding, refuse_stale, restored_record
 from stateledger.stores.postgres_sql import (
     MIGRATIONS,
     RECORD_FIELDS,
@@ -356,10 +356,14 @@ class PostgresStore:
                 referenced |= {u.record_id for u in diff.updates}
                 referenced |= {lk.src for lk in diff.links} | {lk.dst for lk in diff.links}
             wanted = sorted(referenced - new_ids)
-            found = {row[0] for row in cur.execute(sql["owners"], (wanted,)).fetchall()}
-            missing = set(wanted) - found
+            # FOR UPDATE (in id order, so writers never deadlock) holds these rows until
+            # COMMIT: a concurrent writer waits, then sees the statuses this one left.
+            found = {row[0]: Status(row[1])
+                     for row in cur.execute(sql["lock_statuses"], (wanted,)).fetchall()}
+            missing = set(wanted) - found.keys()
             if missing:
                 raise UnknownRecordError(f"diff references unknown record(s): {sorted(missing)}")
+            refuse_stale(changes, found)
             for (diff, tx), inserts in zip(changes, rows, strict=True):
                 self._write_diff(cur, diff, tx, inserts)
 

@@ -109,7 +109,8 @@ def statements(names: dict[str, str]) -> dict[str, str]:
     marks = ", ".join(["%s"] * len(RECORD_FIELDS))
     tx_marks = ", ".join(["%s"] * len(TX_FIELDS))
     statements = {
-        "owners": "SELECT id FROM {records} WHERE id = ANY(%s)",
+        "lock_statuses": "SELECT id, status FROM {records} WHERE id = ANY(%s) "
+        "ORDER BY id FOR UPDATE",
         "insert_record": f"INSERT INTO {{records}} ({_RECORD_COLUMNS}) VALUES ({marks})",
         "update_record": "UPDATE {records} SET status = %s, ledger = %s, valid_to = %s "
         "WHERE id = %s",

@@ -35,6 +35,7 @@ from stateledger.core.model import (
     Link,
     LinkType,
     Record,
+    Status,
     Transaction,
 )
 from stateledger.errors import (
@@ -44,7 +45,7 @@ from stateledger.errors import (
     StoreError,
     UnknownRecordError,
 )
-from stateledger.stores.base import Vector, checked_embedding, restored_record
+from stateledger.stores.base import Vector, checked_embedding, refuse_stale, restored_record
 from stateledger.stores.vector_index import VectorIndex
 
 __all__ = ["SCHEMA_VERSION", "SQLiteStore", "default_db_path", "fts_query"]
@@ -348,6 +349,13 @@ class SQLiteStore:
             found.update(conn.execute(sql, tuple(chunk)).fetchall())
         return found
 
+    def _statuses(self, conn: sqlite3.Connection, ids: Iterable[str]) -> dict[str, Status]:
+        found: dict[str, Status] = {}
+        for chunk in _chunks(list(ids)):
+            sql = f"SELECT id, status FROM records WHERE id IN ({_marks(len(chunk))})"
+            found.update((rid, Status(st)) for rid, st in conn.execute(sql, tuple(chunk)))
+        return found
+
     def _record_row(self, r: Record) -> tuple[Any, ...]:
         plain = tuple(_sql(getattr(r, f)) for f in _RECORD_FIELDS[:-1])
         vec = checked_embedding(r, self.dim)
@@ -370,6 +378,9 @@ class SQLiteStore:
             missing = referenced - new_owner.keys() - owner.keys()
             if missing:
                 raise UnknownRecordError(f"diff references unknown record(s): {sorted(missing)}")
+            # Under BEGIN IMMEDIATE no other writer runs: the statuses read here are the ones
+            # the updates apply to.
+            refuse_stale(changes, self._statuses(conn, owner.keys()))
             owner.update(new_owner)
             for diff, tx in changes:
                 self._write_diff(conn, diff, tx)
