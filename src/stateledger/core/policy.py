@@ -6,11 +6,12 @@ never changes state: the executor applies the decision and the store commits it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol, runtime_checkable
 
-from stateledger.core.model import Decision, Record, Source
+from stateledger.core.model import Decision, Record, Source, Status
 from stateledger.core.quantity import Quantity
 
 
@@ -92,3 +93,18 @@ def reliability(source: Source, *, hedged: bool = False, reported: bool = False)
     if reported:
         r -= 0.3
     return max(0.0, min(1.0, r))
+
+
+def single_value_holder(statement: Statement, candidates: Sequence[Candidate]) -> Record | None:
+    """The live record a firm statement of a one-value-at-a-time slot replaces: same subject
+    and slot, another value, not newer than the statement. A policy that would append such a
+    statement beside it would leave two live states of one fact."""
+    st = statement
+    if (st.slot is None or st.value is None or not st.single_valued or st.hedged
+            or st.reported or st.coexist or st.scoped or st.transition):
+        return None
+    holders = [c.record for c in candidates
+               if c.record.status is Status.ACTIVE and c.record.subject == st.subject
+               and c.record.slot == st.slot and c.record.value != st.value
+               and c.record.valid_from <= st.at]  # fmt: skip
+    return max(holders, key=lambda r: r.valid_from) if holders else None
