@@ -47,6 +47,12 @@ BAD_ADDS = [
     ({"text": "I moved to Rome", "source": "gossip"}, InvalidInputError),
     ({"text": "I moved to Rome", "user_id": ""}, InvalidInputError),
     ({"text": "I moved to Rome", "user_id": "a b/c"}, InvalidInputError),
+    ({"text": "I moved to Rome", "user_id": "alice\n"}, InvalidInputError),  # not "alice"
+    ({"text": "I moved to Rome", "at": "0001-01-01T00:00:00+01:00"}, InvalidTimeError),
+    ({"text": "I moved to Rome", "at": "9999-12-31T23:59:59-01:00"}, InvalidTimeError),
+    ({"text": "I moved to Rome", "provenance": b"msg-1"}, InvalidTextError),
+    ({"text": "I moved to Rome", "provenance": {"id": 1}}, InvalidTextError),
+    ({"text": "I moved to Rome", "provenance": "x" * 1_001}, InvalidTextError),
 ]
 
 
@@ -80,6 +86,12 @@ def test_bad_add_raises_typed_error_and_changes_nothing(
         (lambda m: m.answer("where?", user_id="alice", at="2023-01-01"), InvalidTimeError),
         (lambda m: m.history("no-such-id"), UnknownRecordError),
         (lambda m: m.forget("no-such-id"), UnknownRecordError),
+        (lambda m: m.transactions("alice", limit="x"), InvalidInputError),
+        (lambda m: m.transactions("alice", limit=-1), InvalidInputError),
+        (lambda m: m.answer("where?", user_id="alice", at="0001-01-01T00:00:00+01:00"),
+         InvalidTimeError),
+        (lambda m: m.search("where?", user_id="alice", at="9999-12-31T23:59:59-01:00"),
+         InvalidTimeError),
     ],
 )
 def test_bad_reads_raise_typed_errors(seeded: Memory, call, error) -> None:  # type: ignore[no-untyped-def]

@@ -83,3 +83,14 @@ def test_building_the_cli_does_not_load_torch() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_stored_terminal_controls_are_printed_escaped(tmp_path: Path,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    db = str(tmp_path / "m.db")
+    assert main(["add", "I live in \x1b]0;owned\x07Oslo\x1b[2J.", "--user", "alice",
+                 "--db", db]) == 0
+    assert main(["records", "--user", "alice", "--db", db]) == 0
+    shown = capsys.readouterr().out
+    assert "\x1b" not in shown and "\x07" not in shown
+    assert "\\x1b" in shown  # shown as an escape, so the reader still sees it is there

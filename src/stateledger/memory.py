@@ -162,6 +162,7 @@ class Memory:
         when = validate.timestamp(at) if at is not None else datetime.now(UTC)
         src = validate.source(source)
         who = validate.speaker(speaker)
+        provenance = validate.provenance(provenance)
         pieces = split_statements(message)
         if not pieces:
             return self._nothing_to_remember(uid, message, when)
@@ -579,7 +580,7 @@ class Memory:
         return ids
 
     def transactions(self, user_id: str, limit: int = 100) -> list[dict[str, Any]]:
-        return self.store.transactions(self._known_user(user_id), limit)
+        return self.store.transactions(self._known_user(user_id), validate.limit(limit))
 
     def users(self) -> list[str]:
         return self.store.users()

@@ -209,6 +209,11 @@ def test_oversized_body_gets_413(server: LiveServer, keys: dict[str, str]) -> No
         ({"text": "I live in Oslo", "user_id": "erin", "source": "rumour"}, 422,
          "invalid_input", "source must be one of"),
         ({"text": "I live in Oslo", "user_id": "bad user!"}, 422, "invalid_input", "user_id"),
+        ({"text": "I live in Oslo", "user_id": "erin\n"}, 422, "invalid_input", "user_id"),
+        ({"text": "I live in Oslo", "user_id": "erin", "at": "0001-01-01T00:00:00+01:00"}, 422,
+         "invalid_input", "outside the supported range"),
+        ({"text": "I live in Oslo", "user_id": "erin", "at": "9999-12-31T23:59:59-01:00"}, 422,
+         "invalid_input", "outside the supported range"),
         ({"text": "I live in Oslo", "user_id": "erin", "usr": 1}, 422, "invalid_input",
          "body.usr"),
         ({"user_id": "erin"}, 422, "invalid_input", "body.text: Field required"),
@@ -232,6 +237,11 @@ def test_other_bad_requests(server: LiveServer, keys: dict[str, str]) -> None:
         add(c, "frank", BOSTON)
         err(c.post("/v1/memories", content=b"{not json", headers={
             "Content-Type": "application/json"}), 400, "invalid_json")
+        err(c.post("/v1/memories", content=b'{"text": "I live in \xff\xfe", "user_id": "frank"}',
+                   headers={"Content-Type": "application/json"}), 400, "invalid_json")
+        deep = b"[" * 100_000 + b"]" * 100_000
+        err(c.post("/v1/memories", content=deep, headers={"Content-Type": "application/json"}),
+            400, "invalid_json")
         msg = err(c.post("/v1/search", json={"query": "where?", "user_id": "frank", "k": 0}),
                   422, "invalid_input")
         assert "k must be" in msg

@@ -18,7 +18,13 @@ MAX_MESSAGE_CHARS = 1_000_000  # a message is split into statements; any chat tu
 MAX_BODY_BYTES = 8 * 1024 * 1024
 MAX_QUERY_CHARS = 2_000
 MAX_K = 100
-_USER_ID = re.compile(r"^[A-Za-z0-9_.@:\-]{1,128}$")
+MAX_PROVENANCE_CHARS = 1_000
+MAX_LIMIT = 1_000_000
+_USER_ID = re.compile(r"[A-Za-z0-9_.@:\-]{1,128}")  # fullmatch: "alice\n" is not "alice"
+# Times a statement can hold: a day inside datetime's range on both sides, so converting any
+# offset to UTC, and the microseconds that order a message's statements, never overflow.
+_EARLIEST = datetime(1, 1, 2, tzinfo=UTC)
+_LATEST = datetime(9999, 12, 30, tzinfo=UTC)
 
 
 def text(value: object, *, what: str = "text", limit: int = MAX_TEXT_CHARS) -> str:
@@ -41,7 +47,7 @@ def text(value: object, *, what: str = "text", limit: int = MAX_TEXT_CHARS) -> s
 
 
 def user_id(value: object) -> str:
-    if not isinstance(value, str) or not _USER_ID.match(value):
+    if not isinstance(value, str) or not _USER_ID.fullmatch(value):
         raise InvalidInputError(
             f"user_id must be 1-128 characters of letters, digits and _.@:-, got {value!r}"
         )
@@ -68,7 +74,16 @@ def timestamp(value: object, *, what: str = "at") -> datetime:
         raise InvalidTimeError(
             f"{what}={value!r} has no timezone; add one (e.g. +00:00 or Z) so times compare"
         )
-    return parsed.astimezone(UTC)
+    try:
+        utc = parsed.astimezone(UTC)
+    except OverflowError:
+        utc = None
+    if utc is None or not _EARLIEST <= utc <= _LATEST:
+        raise InvalidTimeError(
+            f"{what}={value!r} is outside the supported range "
+            f"({_EARLIEST.date().isoformat()} to {_LATEST.date().isoformat()} UTC)"
+        )
+    return utc
 
 
 def optional_timestamp(value: object, *, what: str = "at") -> datetime | None:
@@ -99,3 +114,16 @@ def speaker(value: object) -> str | None:
     if value is None:
         return None
     return text(value, what="speaker", limit=128)
+
+
+def provenance(value: object) -> str | None:
+    """Where a statement came from (a message id, a URL): a short string, or None."""
+    if value is None:
+        return None
+    return text(value, what="provenance", limit=MAX_PROVENANCE_CHARS)
+
+
+def limit(value: object, *, what: str = "limit") -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_LIMIT:
+        raise InvalidInputError(f"{what} must be an integer from 0 to {MAX_LIMIT:,}; got {value!r}")
+    return value

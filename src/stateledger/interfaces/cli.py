@@ -79,10 +79,13 @@ def cmd_answer(args: argparse.Namespace) -> None:
         ans = mem.answer(args.question, user_id=args.user, k=args.k, at=args.at)
 
     def render() -> None:
-        from stateledger.interfaces.render import console, evidence_table
+        from rich.text import Text
+
+        from stateledger.interfaces.render import console, evidence_table, printable
 
         out = console()
-        out.print(f"[bold]{ans.text}[/bold]  [dim](view: {ans.view.value})[/dim]")
+        out.print(Text.assemble((printable(ans.text), "bold"), "  ",
+                                (f"(view: {ans.view.value})", "dim")))
         out.print(evidence_table(ans.evidence, title="evidence"))
 
     _emit(args, ans.to_dict(), render)
@@ -201,7 +204,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         args.func(args)
     except StateLedgerError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        from stateledger.interfaces.render import printable
+
+        print(f"error: {printable(str(exc))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)

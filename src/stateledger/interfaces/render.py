@@ -51,10 +51,10 @@ def transaction_line(tx: Transaction) -> Text:
     line.append(f"{tx.action.value:<15}", style=_ACTION_STYLE[tx.action])
     if tx.relation.value != "none":
         line.append(f"[{tx.relation.value}] ", style="cyan")
-    line.append(tx.text)
+    line.append(printable(tx.text))
     if tx.target is not None:
-        line.append(f"  (target: {_short(tx.target.text)})", style="dim")
-    line.append(f"  - {tx.reason}", style="dim italic")
+        line.append(f"  (target: {_short(tx.target.text).plain})", style="dim")
+    line.append(f"  - {printable(tx.reason)}", style="dim italic")
     return line
 
 
@@ -90,8 +90,8 @@ def records_table(records: Sequence[Record], *, title: str) -> Table:
             valid += f" → {rec.valid_to.date().isoformat()}"
         table.add_row(
             Text(rec.status.value, style=_STATUS_STYLE[rec.status]),
-            rec.slot or "",
-            rec.value or "",
+            _short(rec.slot or "", 40),
+            _short(rec.value or "", 40),
             valid,
             _short(rec.text, 70),
             ", ".join(sorted({lk.type.value for lk in rec.links})),
@@ -99,5 +99,19 @@ def records_table(records: Sequence[Record], *, title: str) -> Table:
     return table
 
 
-def _short(text: str, n: int = 60) -> str:
-    return text if len(text) <= n else text[: n - 1] + "…"
+# C0 and C1 control characters (ESC, BEL, CR...) except newline and tab: stored text is
+# untrusted, and printed raw they would drive the terminal.
+_CONTROL = {
+    c: f"\\x{c:02x}" for c in (*range(0x20), 0x7F, *range(0x80, 0xA0)) if c not in (9, 10)
+}
+
+
+def printable(text: str) -> str:
+    """``text`` with every terminal control character shown as a ``\\xNN`` escape."""
+    return text.translate(_CONTROL)
+
+
+def _short(text: str, n: int = 60) -> Text:
+    """Stored text for a table cell: control characters escaped, never read as markup."""
+    clean = printable(text)
+    return Text(clean if len(clean) <= n else clean[: n - 1] + "…")

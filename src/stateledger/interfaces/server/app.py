@@ -302,6 +302,10 @@ def create_app(
 
     @app.exception_handler(StarletteHTTPException)
     async def on_http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        if exc.status_code == 400:
+            # The framework's own 400 is a body it could not parse: invalid UTF-8, or JSON
+            # nested too deep to decode.
+            return _error(400, "invalid_json", "request body is not valid JSON")
         names = {404: "not_found", 405: "method_not_allowed"}
         return _error(exc.status_code, names.get(exc.status_code, "http_error"), str(exc.detail))
 

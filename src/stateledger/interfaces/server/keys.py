@@ -41,13 +41,13 @@ __all__ = [
 ]
 
 KEY_PREFIX = "sl"
-_TENANT = re.compile(r"^[A-Za-z0-9_-]{1,32}$")  # no ':' so "tenant:user" splits unambiguously
-_KEY = re.compile(r"^sl_([0-9a-f]{12})_([A-Za-z0-9_-]{20,128})$")
+_TENANT = re.compile(r"[A-Za-z0-9_-]{1,32}")  # no ':' so "tenant:user" splits unambiguously
+_KEY = re.compile(r"sl_([0-9a-f]{12})_([A-Za-z0-9_-]{20,128})")
 _SCHEMA_VERSION = 1
 
 
 def validate_tenant(value: object) -> str:
-    if not isinstance(value, str) or not _TENANT.match(value):
+    if not isinstance(value, str) or not _TENANT.fullmatch(value):
         raise InvalidInputError(
             f"tenant must be 1-32 characters of letters, digits, '_' or '-', got {value!r}"
         )
@@ -148,7 +148,7 @@ class KeyStore:
 
     def verify(self, key: str | None) -> str | None:
         """The tenant of a valid, unrevoked key; None for anything else."""
-        match = _KEY.match(key.strip()) if isinstance(key, str) else None
+        match = _KEY.fullmatch(key.strip()) if isinstance(key, str) else None
         if match is None:
             return None
         key_id, secret = match.groups()
