@@ -94,3 +94,15 @@ def test_stored_terminal_controls_are_printed_escaped(tmp_path: Path,
     shown = capsys.readouterr().out
     assert "\x1b" not in shown and "\x07" not in shown
     assert "\\x1b" in shown  # shown as an escape, so the reader still sees it is there
+
+
+def test_cli_forget_user(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = str(tmp_path / "m.db")
+    run(capsys, "add", "I live in Oslo.", "--user", "alice", "--db", db, "--json")
+    run(capsys, "add", "I live in Rome.", "--user", "bob", "--db", db, "--json")
+    erased = run(capsys, "forget-user", "--user", "alice", "--db", db, "--json")
+    assert erased == {"user_id": "alice", "deleted_records": 1}
+    bob = run(capsys, "records", "--user", "bob", "--db", db, "--json")
+    assert isinstance(bob, list) and [r["value"] for r in bob] == ["Rome"]
+    assert main(["forget-user", "--user", "alice", "--db", db]) == 2
+    assert "no memories" in capsys.readouterr().err

@@ -579,6 +579,12 @@ class Memory:
         self.store.delete(ids, reason=f"forget {record_id}: {len(ids)} record(s) in its chain")
         return ids
 
+    def forget_user(self, user_id: str) -> int:
+        """Erase a user entirely (every record, state and log entry), in one transaction;
+        returns how many records were deleted. See docs/RELIABILITY.md for what each store
+        promises about the bytes left on disk."""
+        return self.store.delete_user(self._known_user(user_id))
+
     def transactions(self, user_id: str, limit: int = 100) -> list[dict[str, Any]]:
         return self.store.transactions(self._known_user(user_id), validate.limit(limit))
 

@@ -61,6 +61,9 @@ async def _session(db: Path, errlog: Any) -> dict[str, Any]:
             "record_id": out["first"]["record_id"]}))
         out["after"] = await call("answer", {"question": "Where do I live now?",
                                              "user_id": USER})
+        await call("remember", {"text": "I have a cat named Miso", "user_id": "erin"})
+        out["erased"] = _payload(await call("forget_user", {"user_id": "erin"}))
+        out["erased_after"] = await call("recall", {"query": "cat", "user_id": "erin"})
     return out
 
 
@@ -101,6 +104,10 @@ def test_mcp_tools_over_stdio(tmp_path: Path) -> None:
     # forget deletes the whole chain: both states, and the user is gone.
     assert sorted(out["forget"]["deleted"]) == sorted(s["id"] for s in states)
     assert out["after"].is_error and "has no memories" in out["after"].content[0].text
+
+    # forget_user erases a user entirely.
+    assert out["erased"] == {"user_id": "erin", "deleted_records": 1}
+    assert out["erased_after"].is_error
 
 
 def test_missing_sdk_says_how_to_install(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -170,6 +170,7 @@ def test_tenants_are_isolated(server: LiveServer, keys: dict[str, str]) -> None:
         foreign = err(b.get(f"/v1/records/{rid}/history"), 404, "not_found")
         assert foreign == unknown.replace("does-not-exist", rid)  # indistinguishable
         err(b.delete(f"/v1/records/{rid}"), 404, "not_found")
+        err(b.delete("/v1/users/carol"), 404, "not_found")  # B cannot erase A's user
         err(b.post(f"/v1/pending/{pending['record']['id']}/resolve", json={"action": "deny"}),
             404, "not_found")
         chain = ok(a.get(f"/v1/records/{rid}/history"))  # untouched by B's attempts
@@ -178,6 +179,17 @@ def test_tenants_are_isolated(server: LiveServer, keys: dict[str, str]) -> None:
         assert len(ok(b.get("/v1/transactions/bob"))) == 1
         stored = server.memory.users()
         assert {"acme:bob", "globex:bob"} <= set(stored)
+
+
+def test_a_user_is_erased_with_delete(server: LiveServer, keys: dict[str, str]) -> None:
+    with client(server, keys["acme"]) as c:
+        add(c, "gina", BOSTON)
+        add(c, "gina", SEATTLE)
+        assert ok(c.delete("/v1/users/gina")) == {"user_id": "gina", "deleted_records": 2}
+        assert "gina" not in ok(c.get("/v1/users"))["users"]
+        err(c.get("/v1/transactions/gina"), 404, "not_found")
+        err(c.delete("/v1/users/gina"), 404, "not_found")
+    assert not server.memory.store.transactions("acme:gina")
 
 
 def test_oversized_body_gets_413(server: LiveServer, keys: dict[str, str]) -> None:

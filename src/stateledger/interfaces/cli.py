@@ -125,6 +125,16 @@ def cmd_forget(args: argparse.Namespace) -> None:
     _emit(args, {"deleted": ids}, render)
 
 
+def cmd_forget_user(args: argparse.Namespace) -> None:
+    with _memory(args) as mem:
+        count = mem.forget_user(args.user)
+
+    def render() -> None:
+        print(f"erased user {args.user}: {count} record(s) and the whole log")
+
+    _emit(args, {"user_id": args.user, "deleted_records": count}, render)
+
+
 def cmd_resolve(args: argparse.Namespace) -> None:
     with _memory(args) as mem:
         tx = mem.resolve(args.record_id, confirm=args.confirm, at=args.at)
@@ -182,6 +192,10 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("record_id")
         _common(p, user=False)
         p.set_defaults(func=func)
+
+    p = sub.add_parser("forget-user", help="erase a user: every record and log entry")
+    _common(p)
+    p.set_defaults(func=cmd_forget_user)
 
     p = sub.add_parser("resolve", help="confirm or deny a pending record")
     p.add_argument("record_id")

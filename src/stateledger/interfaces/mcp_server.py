@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 __all__ = ["SERVER_NAME", "TOOLS", "add_commands", "build_server", "main"]
 
 SERVER_NAME = "stateledger"
-TOOLS = ("remember", "recall", "answer", "history", "forget")
+TOOLS = ("remember", "recall", "answer", "history", "forget", "forget_user")
 _INSTALL = "the MCP server needs the mcp SDK (v2): pip install 'stateledger[mcp]'"
 _INSTRUCTIONS = (
     "Long-term memory that keeps every state of a fact. Call `remember` with each durable "
@@ -42,7 +42,8 @@ _INSTRUCTIONS = (
     "decides whether the statement is new, redundant, an update, a conflict or unconfirmed. "
     "Use `answer` for questions about the user (it answers from the state the question asks "
     "for: current, before, or the change), `recall` to see the labelled evidence, `history` "
-    "for every state of one fact, and `forget` only when the user asks to delete a fact."
+    "for every state of one fact, `forget` only when the user asks to delete a fact, and "
+    "`forget_user` only when the user asks for everything about them to be erased."
 )
 
 T = TypeVar("T")
@@ -167,6 +168,18 @@ def build_server(memory: Memory, user_default: str | None = None) -> MCPServer[A
         def run() -> dict[str, Any]:
             with write_lock:
                 return {"deleted": memory.forget(record_id)}
+
+        return engine(run)
+
+    @server.tool()
+    def forget_user(user_id: str | None = None) -> dict[str, Any]:
+        """Erase everything stored about one user (every record, state and log entry).
+        Irreversible: only when the user asks for all their memories to be erased."""
+
+        def run() -> dict[str, Any]:
+            with write_lock:
+                return {"user_id": user(user_id), "deleted_records": memory.forget_user(
+                    user(user_id))}
 
         return engine(run)
 

@@ -74,6 +74,11 @@ class Store(Protocol):
         """Delete records, their links and embeddings in one transaction; log a forget entry."""
         ...
 
+    def delete_user(self, user_id: str) -> int:
+        """Erase every record and log entry of one user in one transaction; the count of
+        records deleted (0 for an unknown user)."""
+        ...
+
     def transactions(self, user_id: str, limit: int = 100) -> list[dict[str, Any]]:
         """The user's transaction log, newest first."""
         ...

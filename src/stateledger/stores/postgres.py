@@ -415,6 +415,13 @@ class PostgresStore:
                 )  # fmt: skip
         return len(owner)
 
+    def delete_user(self, user_id: str) -> int:
+        """Erase a user: every record (links follow by cascade) and every log entry."""
+        with self._write() as cur:
+            count = cur.execute(self._sql["delete_user"], (user_id,)).rowcount
+            cur.execute(self._sql["delete_user_log"], (user_id,))
+        return int(count)
+
     # -- reads ------------------------------------------------------------------------------
 
     @staticmethod

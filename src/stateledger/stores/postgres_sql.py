@@ -118,6 +118,8 @@ def statements(names: dict[str, str]) -> dict[str, str]:
         "ON CONFLICT DO NOTHING",
         "insert_tx": f"INSERT INTO {{log}} ({', '.join(TX_FIELDS)}) VALUES ({tx_marks})",
         "delete": "DELETE FROM {records} WHERE id = ANY(%s) RETURNING id, user_id",
+        "delete_user": "DELETE FROM {records} WHERE user_id = %s",
+        "delete_user_log": "DELETE FROM {log} WHERE user_id = %s",
         # forget erases what the log remembers of the deleted records' text and decisions
         "scrub_log": "UPDATE {log} SET text = '', reason = 'forgotten' WHERE record_id = ANY(%s) "
         "OR target_id = ANY(%s) OR resolved_id = ANY(%s)",

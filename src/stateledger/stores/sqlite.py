@@ -245,6 +245,12 @@ class SQLiteStore:
             raise InvalidInputError(f"dim must be positive, got {dim}")
         self.dim = dim
         self.path = str(path)
+        if self.path != ":memory:" and not self.path.startswith("file:"):
+            # Owner-only from the first byte: SQLite gives the WAL and shared-memory files the
+            # database file's permissions.
+            # (An existing file keeps its mode; any other failure is for connect to report.)
+            with contextlib.suppress(OSError):
+                os.close(os.open(self.path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
         self._lock = threading.RLock()
         self._indexes: OrderedDict[str, VectorIndex] = OrderedDict()
         self._max_index_rows = max_index_rows
@@ -257,6 +263,9 @@ class SQLiteStore:
             )
             self._conn = conn
             conn.execute("PRAGMA foreign_keys = ON")
+            # Deleted rows are overwritten with zeros, so forget leaves no bytes in free pages
+            # (on builds compiled without SECURE_DELETE too).
+            conn.execute("PRAGMA secure_delete = ON")
             if self.path != ":memory:":
                 mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
                 if str(mode).lower() != "wal":
@@ -464,12 +473,41 @@ class SQLiteStore:
                     "VALUES (?, ?, '', 'forget', 'none', 0.0, 1.0, ?, '', ?, ?)",
                     (uuid.uuid4().hex, user, listed, now, now),
                 )
+            self._purge_fts(conn)
         with self._lock:
             self._term_docs.clear()
             for user, user_ids in by_user.items():
                 if user in self._indexes:
                     self._indexes[user].remove(user_ids)
+        self._truncate_wal()
         return count
+
+    def delete_user(self, user_id: str) -> int:
+        """Erase a user: every record (links and FTS rows follow) and every log entry."""
+        with self._tx("BEGIN IMMEDIATE") as conn:
+            count = conn.execute("DELETE FROM records WHERE user_id = ?", (user_id,)).rowcount
+            conn.execute("DELETE FROM transactions WHERE user_id = ?", (user_id,))
+            self._purge_fts(conn)
+        with self._lock:
+            self._term_docs.clear()
+            self._indexes.pop(user_id, None)
+        self._truncate_wal()
+        return int(count)
+
+    @staticmethod
+    def _purge_fts(conn: sqlite3.Connection) -> None:
+        """Merge the FTS index into one segment: a deleted row's tokens otherwise stay in
+        older segments (only marked deleted) until a merge happens to reach them."""
+        conn.execute("INSERT INTO records_fts (records_fts) VALUES ('optimize')")
+
+    def _truncate_wal(self) -> None:
+        """Copy the WAL into the database and cut it to zero bytes: until then it holds full
+        copies of the pages forget just cleared. A reader in another connection can hold the
+        checkpoint back; the next forget (or close of the last connection) completes it."""
+        if self.path == ":memory:":
+            return
+        with self._lock, contextlib.suppress(sqlite3.Error):
+            self._connection().execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
 
     def _hydrate(self, conn: sqlite3.Connection, rows: list[Any]) -> list[Record]:
         """Rows -> Records with their outgoing links (insertion order) and embeddings."""

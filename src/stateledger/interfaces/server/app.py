@@ -236,8 +236,9 @@ def create_app(
         version=_version(),
         summary="Long-term memory that keeps every state of a fact.",
         description=(
-            "Every endpoint except the inspector page and `/healthz` needs an API key "
-            "(`Authorization: Bearer <key>` or `X-API-Key: <key>`). User ids are scoped to "
+            "Every `/v1` endpoint needs an API key; the inspector page, `/healthz` and the "
+            "API's own description (`/docs`, `/openapi.json`: no data) are open. Keys go in "
+            "`Authorization: Bearer <key>` or `X-API-Key: <key>`. User ids are scoped to "
             "the key's tenant. Errors are `{\"error\": {\"type\", \"message\"}}`."
         ),
         lifespan=lifespan,
@@ -363,6 +364,13 @@ def create_app(
         with write_lock:
             owned_record(t, record_id)
             return {"deleted": mem.forget(record_id)}
+
+    @app.delete("/v1/users/{user_id}", response_model=s.UserDeletedOut, tags=["memory"],
+                summary="Erase a user: every record, state and log entry")
+    def forget_user(user_id: str, t: Auth) -> dict[str, Any]:
+        with write_lock:
+            uid = known_user(t, user_id)
+            return {"user_id": user_id, "deleted_records": mem.forget_user(uid)}
 
     @app.post("/v1/pending/{record_id}/resolve", response_model=s.TransactionOut,
               tags=["memory"], summary="Confirm or deny a pending record",

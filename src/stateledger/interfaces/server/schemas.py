@@ -26,6 +26,7 @@ __all__ = [
     "ResolveRequest",
     "SearchRequest",
     "TransactionOut",
+    "UserDeletedOut",
     "UsersOut",
 ]
 
@@ -132,6 +133,11 @@ class AnswerOut(BaseModel):
 
 class DeletedOut(BaseModel):
     deleted: list[str]
+
+
+class UserDeletedOut(BaseModel):
+    user_id: str
+    deleted_records: int
 
 
 class UsersOut(BaseModel):
