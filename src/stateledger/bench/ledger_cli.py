@@ -24,6 +24,7 @@ from stateledger.bench.ledger import (
     run_ledger_bench,
 )
 from stateledger.core.model import ACTIONS
+from stateledger.models import threads
 
 MAIN_METRICS = ("macro_f1", "next_state_accuracy", "pollution_rate", "conflict_preservation",
                 "ece")
@@ -50,7 +51,7 @@ def add_commands(bsub: Any) -> None:
 def cmd_ledger(args: argparse.Namespace) -> None:
     import torch
 
-    torch.set_num_threads(max(1, args.threads))
+    threads.use(torch, args.threads)
     names = [n.strip() for n in args.policies.split(",")] if args.policies else None
     with progress_bar() as bar:
         result = run_ledger_bench(args.split, seed=args.seed, limit=args.limit, policies=names,

@@ -20,6 +20,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from stateledger.errors import MissingDependencyError, ModelError
+from stateledger.models import threads
 from stateledger.models.bert import BertEncoder
 
 DIM = 384
@@ -57,6 +58,7 @@ class MiniLMEmbedder:
             import torch
         except ImportError as exc:  # pragma: no cover - a core dependency
             raise MissingDependencyError("torch is missing: pip install torch") from exc
+        threads.configure(torch)
         path = model_dir()
         self._check_pipeline(path)
         config = json.loads((path / "sentence_bert_config.json").read_text())

@@ -41,6 +41,7 @@ from torch.nn import functional as F
 
 from stateledger.core.open_world import RELATIONS
 from stateledger.errors import ModelError
+from stateledger.models import threads
 from stateledger.models.embedder import model_dir
 
 FORMAT_VERSION = 2  # 2: the stance head joined the cross-encoder
@@ -243,6 +244,7 @@ class RelationModel:
         if not p.exists():
             raise ModelError(f"no relation model at {p}; run `stateledger train relation`")
         try:
+            threads.configure(torch)
             blob = torch.load(p, map_location="cpu", weights_only=True)
         except Exception as exc:  # torch raises several types for a damaged file
             raise ModelError(f"cannot read relation model {p}: {exc}") from exc

@@ -31,6 +31,7 @@ from torch import nn
 from torch.nn import functional as F
 
 from stateledger.core.open_world import RELATIONS
+from stateledger.models import threads
 from stateledger.models.relation import (
     STANCES,
     CrossEncoder,
@@ -208,7 +209,7 @@ def train_relation_model(data: dict[str, RelationData], cfg: PairTrainConfig, ou
     """Fine-tune the cross-encoder on its three tasks; writes the best epoch's weights to
     ``out``."""
     torch.manual_seed(cfg.seed)
-    torch.set_num_threads(cfg.threads)
+    threads.use(torch, cfg.threads)
     rng = random.Random(cfg.seed)
     model, tok = minilm_init(PairConfig(layers=cfg.layers))
     train, val = data["train"], data["val"]

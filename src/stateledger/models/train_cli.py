@@ -26,6 +26,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from stateledger.models import threads
+
 VARIANTS: tuple[str, ...] = ("learned", "learned_no_cf", "learned_no_reliability",
                              "learned_no_grounding")
 
@@ -89,7 +91,7 @@ def cmd_relation(args: argparse.Namespace) -> None:
     )
     from stateledger.synth.vocab import vocabulary
 
-    torch.set_num_threads(max(1, args.threads))
+    threads.use(torch, args.threads)
     out = (args.out or data_dir()) / MODEL_FILE
     started = time.perf_counter()
     sizes = {"train": (args.pairs, args.questions, args.statements),
@@ -152,7 +154,7 @@ def _prepare(args: argparse.Namespace, bar: Any) -> tuple[dict[str, Any], dict[s
     from stateledger.models.features import EmbeddingCache, LazyEmbedder
     from stateledger.synth.episodes import episode_texts, generate
 
-    torch.set_num_threads(max(1, args.threads))
+    threads.use(torch, args.threads)
     step = staged_progress(bar)
     sizes = {k: v for k, v in (("train", args.train_size), ("val", args.val_size)) if v}
     step("generating episodes", 0, 1)
