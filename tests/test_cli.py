@@ -106,3 +106,21 @@ def test_cli_forget_user(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
     assert isinstance(bob, list) and [r["value"] for r in bob] == ["Rome"]
     assert main(["forget-user", "--user", "alice", "--db", db]) == 2
     assert "no memories" in capsys.readouterr().err
+
+
+def test_cli_check_passes_a_sound_store_and_fails_a_broken_one(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import sqlite3
+
+    db = str(tmp_path / "m.db")
+    run(capsys, "add", "I live in Oslo.", "--user", "alice", "--db", db, "--json")
+    run(capsys, "add", "I moved to Rome.", "--user", "alice", "--db", db, "--json")
+    assert run(capsys, "check", "--db", db, "--json") == {"users": 1, "problems": []}
+    conn = sqlite3.connect(db)  # break invariant 1 behind the engine's back
+    conn.execute("UPDATE records SET status = 'active', ledger = 'accepted'")
+    conn.execute("DELETE FROM links WHERE type = 'supersedes'")
+    conn.commit()
+    conn.close()
+    assert main(["check", "--db", db]) == 1
+    out = capsys.readouterr().out
+    assert "2 active records" in out and "without an inverse" in out

@@ -21,6 +21,7 @@ from stateledger.core import validate
 from stateledger.core.align import align_seeds, slot_keys
 from stateledger.core.belief import BeliefQuestion, believed, parse_belief
 from stateledger.core.executor import apply_diff, execute
+from stateledger.core.invariants import SINGLE_VALUED_SLOTS, check_invariants
 from stateledger.core.labels import label_for
 from stateledger.core.model import (
     CHAIN_LINKS,
@@ -578,6 +579,16 @@ class Memory:
         ids = [r.id for r in chain]
         self.store.delete(ids, reason=f"forget {record_id}: {len(ids)} record(s) in its chain")
         return ids
+
+    def check(self) -> list[str]:
+        """Every problem in the store: the storage layer's own checks, then the bank
+        invariants (``core.invariants``) over each user's records in all three ledgers.
+        Empty when sound; ``stateledger check`` exits non-zero otherwise."""
+        problems = self.store.integrity()
+        for user in self.store.users():
+            bank = self.store.records(user)
+            problems += check_invariants(bank, single_valued=SINGLE_VALUED_SLOTS)
+        return problems
 
     def forget_user(self, user_id: str) -> int:
         """Erase a user entirely (every record, state and log entry), in one transaction;

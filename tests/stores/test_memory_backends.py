@@ -38,6 +38,7 @@ def test_relocation_through_memory(durable: Backend, embedder: MiniLMEmbedder) -
         assert [r.id for r in mem.history(new_id)] == [old_id, new_id]
         assert [t["action"] for t in mem.transactions("alice")] == ["revise", "append"]
         assert mem.users() == ["alice"]
+        assert mem.check() == []  # storage checks and bank invariants both pass
         mem.forget(new_id)  # the whole chain: alice has no memories left
         assert mem.users() == [] and mem.store.get([old_id, new_id]) == []
         assert mem.store.transactions("alice")[0]["action"] == "forget"

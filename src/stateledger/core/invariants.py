@@ -11,14 +11,20 @@ Plus: every record sits in the ledger its status belongs to.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Set
 
 from stateledger.core.model import LEDGER_OF_STATUS, LinkType, Record, Status
+from stateledger.core.slots import SLOT_PATTERNS
 
 _JOINING = frozenset({LinkType.COEXISTS, LinkType.SCOPED_EXCEPTION, LinkType.HAS_EXCEPTION})
 
 
-def check_invariants(records: Iterable[Record], *, single_valued: set[str] | None = None
+# Slots the slot table says hold one value at a time (no pattern of theirs is multi-valued).
+SINGLE_VALUED_SLOTS = frozenset(p.slot for p in SLOT_PATTERNS) - frozenset(
+    p.slot for p in SLOT_PATTERNS if not p.single)
+
+
+def check_invariants(records: Iterable[Record], *, single_valued: Set[str] | None = None
                      ) -> list[str]:
     """Violations found in ``records`` (one user's bank, or several); empty when sound.
 

@@ -135,6 +135,23 @@ def cmd_forget_user(args: argparse.Namespace) -> None:
     _emit(args, {"user_id": args.user, "deleted_records": count}, render)
 
 
+def cmd_check(args: argparse.Namespace) -> int:
+    with _memory(args) as mem:
+        problems = mem.check()
+        users = len(mem.users())
+
+    def render() -> None:
+        from stateledger.interfaces.render import printable
+
+        for problem in problems:
+            print(printable(problem))
+        verdict = f"{len(problems)} problem(s)" if problems else "no problems"
+        print(f"checked {users} user(s): {verdict}")
+
+    _emit(args, {"users": users, "problems": problems}, render)
+    return 1 if problems else 0
+
+
 def cmd_resolve(args: argparse.Namespace) -> None:
     with _memory(args) as mem:
         tx = mem.resolve(args.record_id, confirm=args.confirm, at=args.at)
@@ -197,6 +214,10 @@ def build_parser() -> argparse.ArgumentParser:
     _common(p)
     p.set_defaults(func=cmd_forget_user)
 
+    p = sub.add_parser("check", help="integrity and invariant checks (exit 1 on a problem)")
+    _common(p, user=False)
+    p.set_defaults(func=cmd_check)
+
     p = sub.add_parser("resolve", help="confirm or deny a pending record")
     p.add_argument("record_id")
     verdict = p.add_mutually_exclusive_group(required=True)
@@ -216,7 +237,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        args.func(args)
+        code = args.func(args)
     except StateLedgerError as exc:
         from stateledger.interfaces.render import printable
 
@@ -225,7 +246,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
-    return 0
+    return code if isinstance(code, int) else 0
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -74,6 +74,11 @@ class Store(Protocol):
         """Delete records, their links and embeddings in one transaction; log a forget entry."""
         ...
 
+    def integrity(self) -> list[str]:
+        """Problems the storage layer itself finds (corrupt pages or index, links whose
+        other end or inverse is missing); empty when sound."""
+        ...
+
     def delete_user(self, user_id: str) -> int:
         """Erase every record and log entry of one user in one transaction; the count of
         records deleted (0 for an unknown user)."""

@@ -415,6 +415,15 @@ class PostgresStore:
                 )  # fmt: skip
         return len(owner)
 
+    def integrity(self) -> list[str]:
+        problems: list[str] = []
+        for name, what in (("orphan_links", "link(s) to a missing record"),
+                           ("one_way_links", "link(s) without an inverse")):
+            count = self._read(self._sql[name], ())[0][0]
+            if count:
+                problems.append(f"links: {count} {what}")
+        return problems
+
     def delete_user(self, user_id: str) -> int:
         """Erase a user: every record (links follow by cascade) and every log entry."""
         with self._write() as cur:

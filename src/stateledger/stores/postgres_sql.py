@@ -119,6 +119,11 @@ def statements(names: dict[str, str]) -> dict[str, str]:
         "insert_tx": f"INSERT INTO {{log}} ({', '.join(TX_FIELDS)}) VALUES ({tx_marks})",
         "delete": "DELETE FROM {records} WHERE id = ANY(%s) RETURNING id, user_id",
         "delete_user": "DELETE FROM {records} WHERE user_id = %s",
+        "orphan_links": "SELECT count(*) FROM {links} l WHERE NOT EXISTS "
+        "(SELECT 1 FROM {records} r WHERE r.id = l.dst) OR NOT EXISTS "
+        "(SELECT 1 FROM {records} r WHERE r.id = l.src)",
+        "one_way_links": "SELECT count(*) FROM {links} a WHERE NOT EXISTS "
+        "(SELECT 1 FROM {links} b WHERE b.src = a.dst AND b.dst = a.src)",
         "delete_user_log": "DELETE FROM {log} WHERE user_id = %s",
         # forget erases what the log remembers of the deleted records' text and decisions
         "scrub_log": "UPDATE {log} SET text = '', reason = 'forgotten' WHERE record_id = ANY(%s) "

@@ -482,6 +482,23 @@ class SQLiteStore:
         self._truncate_wal()
         return count
 
+    def integrity(self) -> list[str]:
+        problems: list[str] = []
+        with self._tx("BEGIN") as conn:
+            rows = [r[0] for r in conn.execute("PRAGMA integrity_check")]
+            problems += [f"sqlite: {r}" for r in rows if r != "ok"]
+            problems += [f"foreign key: {r}" for r in conn.execute("PRAGMA foreign_key_check")]
+            try:
+                conn.execute("INSERT INTO records_fts (records_fts) VALUES ('integrity-check')")
+            except sqlite3.DatabaseError as exc:
+                problems.append(f"full-text index: {exc}")
+            one_way = conn.execute(
+                "SELECT count(*) FROM links a WHERE NOT EXISTS (SELECT 1 FROM links b "
+                "WHERE b.src = a.dst AND b.dst = a.src)").fetchone()[0]
+            if one_way:
+                problems.append(f"links: {one_way} link(s) without an inverse")
+        return problems
+
     def delete_user(self, user_id: str) -> int:
         """Erase a user: every record (links and FTS rows follow) and every log entry."""
         with self._tx("BEGIN IMMEDIATE") as conn:
