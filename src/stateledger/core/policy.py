@@ -7,11 +7,11 @@ never changes state: the executor applies the decision and the store commits it.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any, Protocol, runtime_checkable
 
-from stateledger.core.model import Decision, Record, Source, Status
+from stateledger.core.model import Action, Decision, Record, Relation, Source, Status
 from stateledger.core.quantity import Quantity
 
 
@@ -95,13 +95,36 @@ def reliability(source: Source, *, hedged: bool = False, reported: bool = False)
     return max(0.0, min(1.0, r))
 
 
+def keep_one_live(statement: Statement, candidates: Sequence[Candidate],
+                  decision: Decision) -> Decision:
+    """The slot table's say on a plain append of a firm statement of a one-value slot
+    (``employer``, ``location``) beside a live record of that slot: a new value revises the
+    live one; a denial or ending of a value no live record holds ("I turned the offer down"
+    with nothing pending) is no state at all. Models that judge pairs have no notion of
+    "one value at a time"; this keeps invariant 1 whatever they decided."""
+    if decision.action is not Action.APPEND or decision.relation is not Relation.NONE:
+        return decision
+    holder = single_value_holder(statement, candidates)
+    if holder is None:
+        return decision
+    if statement.denies or statement.negated or statement.retracts:
+        return Decision(Action.NOOP, confidence=decision.confidence,
+                        reason=f"{decision.reason}; denies or ends {statement.slot} "
+                        f"'{statement.value}', which no live record holds")
+    return replace(decision, action=Action.REVISE, relation=Relation.SUPERSEDE,
+                   target_id=holder.id,
+                   reason=f"{decision.reason}; {statement.slot} holds one value: "
+                   f"revises {holder.id}")
+
+
 def single_value_holder(statement: Statement, candidates: Sequence[Candidate]) -> Record | None:
     """The live record a firm statement of a one-value-at-a-time slot replaces: same subject
     and slot, another value, not newer than the statement. A policy that would append such a
     statement beside it would leave two live states of one fact."""
     st = statement
     if (st.slot is None or st.value is None or not st.single_valued or st.hedged
-            or st.reported or st.coexist or st.scoped or st.transition):
+            or st.reported or st.coexist or st.scoped or st.transition or st.question
+            or (st.source is not Source.USER and not st.first_person)):
         return None
     holders = [c.record for c in candidates
                if c.record.status is Status.ACTIVE and c.record.subject == st.subject

@@ -44,7 +44,7 @@ from stateledger.core.model import (
     Relation,
     Status,
 )
-from stateledger.core.policy import Candidate, Statement, single_value_holder
+from stateledger.core.policy import Candidate, Statement, keep_one_live
 from stateledger.errors import ModelError
 from stateledger.models.embedder import DIM, Embedder
 from stateledger.models.features import F_DIM, F_NAMES, G_DIM, G_NAMES, Encoded, encode
@@ -327,13 +327,7 @@ class LearnedPolicy:
             decision = assemble(action, kind, grounded, cands)
             if decision is not None:
                 about = f"grounded on {grounded.id}" if grounded is not None else "no target"
-                holder = single_value_holder(statement, candidates)
-                if (decision.action is Action.APPEND and decision.relation is Relation.NONE
-                        and holder is not None):
-                    # The net has no notion of "one value at a time"; the slot table has.
-                    decision = replace(decision, action=Action.REVISE,
-                                       relation=Relation.SUPERSEDE, target_id=holder.id)
-                    about += f"; the slot holds one value: revises {holder.id}"
-                return replace(decision, rho=r_new - r_old, confidence=float(probs[i]),
-                               reason=f"learned: p({action.value})={probs[i]:.2f}, {about}")
+                decision = replace(decision, rho=r_new - r_old, confidence=float(probs[i]),
+                                   reason=f"learned: p({action.value})={probs[i]:.2f}, {about}")
+                return keep_one_live(statement, candidates, decision)
         raise AssertionError("noop always assembles")  # pragma: no cover

@@ -22,7 +22,7 @@ from stateledger.core.open_world import (
     decide_open_world,
     may_share_state,
 )
-from stateledger.core.policy import Candidate, Statement
+from stateledger.core.policy import Candidate, Statement, keep_one_live
 from stateledger.models.relation import STANCES, RelationModel
 
 
@@ -59,6 +59,10 @@ class OpenWorldPolicy:
         t = self.thresholds
         if statement.quantity is not None:  # exact arithmetic, no relation model needed
             return decide_open_world(statement, self.stance_of(statement), candidates, t)
+        return keep_one_live(statement, candidates, self._judged(statement, candidates))
+
+    def _judged(self, statement: Statement, candidates: list[Candidate]) -> Decision:
+        t = self.thresholds
         pool = self.pool(statement, candidates)
         text = statement.first_person_text or statement.text
         probs, relations = self.model.judge(text, [c.record.text for c in pool])
