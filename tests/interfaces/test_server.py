@@ -348,3 +348,19 @@ def test_missing_fastapi_says_how_to_install(monkeypatch: pytest.MonkeyPatch) ->
     from stateledger.interfaces.server.keys import KeyStore  # key management still imports
 
     assert KeyStore.__name__ == "KeyStore"
+
+
+def test_a_body_that_trickles_in_gets_408(tmp_path: Path) -> None:
+    import socket
+    import time
+    from urllib.parse import urlsplit
+
+    with live_server(tmp_path / "m.db", tmp_path / "k.db", body_timeout_s=1.0) as srv:
+        where = urlsplit(srv.url)
+        started = time.monotonic()
+        with socket.create_connection((where.hostname, where.port), timeout=10) as conn:
+            conn.sendall(b"POST /v1/memories HTTP/1.1\r\nHost: x\r\nContent-Type: "
+                         b"application/json\r\nContent-Length: 100\r\n\r\n{\"te")
+            reply = conn.recv(4096).decode()  # the rest of the body never comes
+        assert reply.startswith("HTTP/1.1 408") and "request_timeout" in reply, reply
+        assert time.monotonic() - started < 8

@@ -16,6 +16,7 @@ MAX_MESSAGE_CHARS = 1_000_000  # a message is split into statements; any chat tu
 # The REST server's request-body limit: a message of MAX_MESSAGE_CHARS is about 1 MB of
 # plain JSON, a few MB when every character is escaped; 8 MiB holds any of them.
 MAX_BODY_BYTES = 8 * 1024 * 1024
+BODY_TIMEOUT_S = 30.0  # ... and the time that whole body may take to arrive
 MAX_QUERY_CHARS = 2_000
 MAX_K = 100
 MAX_PROVENANCE_CHARS = 1_000

@@ -15,7 +15,9 @@ must not both see it live.
 
 from __future__ import annotations
 
+import asyncio
 import threading
+import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -55,6 +57,7 @@ except ImportError as _exc:  # pragma: no cover - depends on the environment
 __all__ = ["MAX_BODY_BYTES", "create_app"]
 
 MAX_BODY_BYTES = validate.MAX_BODY_BYTES
+BODY_TIMEOUT_S = validate.BODY_TIMEOUT_S
 MAX_USER_CHARS = 128  # validate.user_id's limit applies to the scoped id
 _STATIC = "interfaces/static"
 _ASSETS = {"inspector.js": "text/javascript", "inspector.css": "text/css"}
@@ -126,14 +129,17 @@ class Tenant:
 
 
 class BodyLimit:
-    """Reject request bodies over ``limit`` bytes with 413, before any endpoint reads them.
+    """Reject request bodies over ``limit`` bytes with 413, and bodies that take longer than
+    ``timeout`` seconds to arrive with 408, before any endpoint reads them.
 
     A declared Content-Length is checked up front; a chunked body is counted while it is
-    buffered (at most ``limit`` bytes are ever held) and then replayed to the app.
+    buffered (at most ``limit`` bytes are ever held) and then replayed to the app. The time
+    limit is for the whole body, so a client trickling a byte at a time cannot hold a
+    connection (and its buffer) open.
     """
 
-    def __init__(self, app: ASGIApp, limit: int) -> None:
-        self.app, self.limit = app, limit
+    def __init__(self, app: ASGIApp, limit: int, timeout: float = BODY_TIMEOUT_S) -> None:
+        self.app, self.limit, self.timeout = app, limit, timeout
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -145,8 +151,15 @@ class BodyLimit:
             return
         buffered: list[Message] = []
         size, more = 0, True
+        deadline = time.monotonic() + self.timeout
         while more:
-            message = await receive()
+            try:
+                message = await asyncio.wait_for(receive(), max(0.0, deadline - time.monotonic()))
+            except TimeoutError:
+                response = _error(408, "request_timeout", "the request body did not arrive "
+                                  f"within {self.timeout:g} s", Connection="close")
+                await response(scope, receive, send)
+                return
             buffered.append(message)
             if message["type"] != "http.request":
                 break
@@ -207,6 +220,7 @@ def create_app(
     keys: KeyStore | str | Path,
     *,
     max_body_bytes: int = MAX_BODY_BYTES,
+    body_timeout_s: float = BODY_TIMEOUT_S,
 ) -> FastAPI:
     """Build the ASGI app.
 
@@ -249,7 +263,7 @@ def create_app(
             422: {"model": s.ErrorOut, "description": "invalid input"},
         },
     )
-    app.add_middleware(BodyLimit, limit=max_body_bytes)
+    app.add_middleware(BodyLimit, limit=max_body_bytes, timeout=body_timeout_s)
     app.state.memory = mem
     app.state.keys = keystore
 

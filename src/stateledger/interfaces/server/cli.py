@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from stateledger.core.validate import MAX_BODY_BYTES
+from stateledger.core.validate import BODY_TIMEOUT_S, MAX_BODY_BYTES
 from stateledger.errors import MissingDependencyError
 from stateledger.interfaces.llm_options import add_llm_arguments, memory_options
 from stateledger.interfaces.server.keys import KeyStore, default_keys_path
@@ -40,7 +40,8 @@ def cmd_serve(args: argparse.Namespace) -> None:
               "Create one with: stateledger keys create --tenant NAME "
               f"--keys {keys.path}", file=sys.stderr)
     options = memory_options(args)
-    app = create_app(lambda: Memory(args.db, **options), keys, max_body_bytes=args.max_body)
+    app = create_app(lambda: Memory(args.db, **options), keys, max_body_bytes=args.max_body,
+                     body_timeout_s=args.body_timeout)
     print(f"stateledger serving {args.db or 'the default store'} on "
           f"http://{args.host}:{args.port} (inspector /inspector, API docs /docs; "
           f"keys {keys.path})", file=sys.stderr)
@@ -100,6 +101,9 @@ def add_commands(sub: Any) -> None:
     p.add_argument("--max-body", default=MAX_BODY_BYTES, type=int, metavar="BYTES",
                    help=f"largest request body accepted (default {MAX_BODY_BYTES}; larger "
                    "gets 413)")
+    p.add_argument("--body-timeout", default=BODY_TIMEOUT_S, type=float, metavar="SECONDS",
+                   help=f"time a request body may take to arrive (default {BODY_TIMEOUT_S:g}; "
+                   "slower gets 408)")
     p.add_argument("--log-level", default="info",
                    choices=["critical", "error", "warning", "info", "debug"])
     add_llm_arguments(p)
