@@ -301,7 +301,13 @@ def test_openapi_docs_and_inspector_are_served(server: LiveServer) -> None:
                 "/v1/records/{record_id}/history", "/v1/records/{record_id}",
                 "/v1/pending/{record_id}/resolve", "/v1/transactions/{user_id}"} <= set(
                     spec["paths"])
-        assert spec["components"]["schemas"]["AddRequest"]["required"] == ["text", "user_id"]
+        schemas = spec["components"]["schemas"]
+        assert schemas["AddRequest"]["required"] == ["text", "user_id"]
+        assert schemas["AddRequest"]["properties"]["user_id"]["pattern"].startswith("^[A-Za-z")
+        assert (schemas["SearchRequest"]["properties"]["k"]["minimum"],
+                schemas["SearchRequest"]["properties"]["k"]["maximum"]) == (1, 100)
+        answers = spec["paths"]["/v1/memories"]["post"]["responses"]
+        assert {"400", "401", "404", "413", "422"} <= set(answers)
         docs = c.get("/docs")
         assert docs.status_code == 200 and "swagger-ui" in docs.text
         if "/docs/assets/" in docs.text:  # local Swagger UI: no CDN needed

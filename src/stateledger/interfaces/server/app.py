@@ -259,7 +259,11 @@ def create_app(
         docs_url=None if swagger else "/docs",
         redoc_url=None,
         responses={
+            400: {"model": s.ErrorOut, "description": "the body is not valid JSON"},
             401: {"model": s.ErrorOut, "description": "missing or invalid API key"},
+            404: {"model": s.ErrorOut, "description": "unknown user or record"},
+            408: {"model": s.ErrorOut, "description": "the body took too long to arrive"},
+            413: {"model": s.ErrorOut, "description": "the body is over the size limit"},
             422: {"model": s.ErrorOut, "description": "invalid input"},
         },
     )

@@ -12,6 +12,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from stateledger.core.validate import MAX_K
+
 __all__ = [
     "AddRequest",
     "AnswerOut",
@@ -30,7 +32,11 @@ __all__ = [
     "UsersOut",
 ]
 
-_USER = Field(description="your user id (letters, digits, _.@:-); scoped to your tenant")
+# The schema documents the limits; the checks themselves (and their messages) are the
+# engine's (core.validate), the same for every interface.
+_USER = Field(description="your user id (letters, digits, _.@:-); scoped to your tenant",
+              json_schema_extra={"pattern": r"^[A-Za-z0-9_.@:\-]{1,128}$"})
+_K_RANGE: dict[str, Any] = {"minimum": 1, "maximum": MAX_K}
 _AT = Field(None, description="ISO-8601 time with a timezone, e.g. 2023-02-14T18:00:00Z")
 
 
@@ -52,14 +58,16 @@ class AddRequest(_Request):
 class SearchRequest(_Request):
     query: str
     user_id: str = _USER
-    k: int = Field(5, description="evidence items to return (1-100)")
+    k: int = Field(5, description="evidence items to return (1-100)",
+                   json_schema_extra=_K_RANGE)
     at: str | None = _AT
 
 
 class AnswerRequest(_Request):
     question: str
     user_id: str = _USER
-    k: int = Field(5, description="evidence items to answer from (1-100)")
+    k: int = Field(5, description="evidence items to answer from (1-100)",
+                   json_schema_extra=_K_RANGE)
     at: str | None = _AT
 
 
