@@ -86,3 +86,6 @@ def test_a_request_stays_with_the_fact_it_is_about() -> None:
 def test_a_clause_with_an_elided_subject_that_carries_another_fact_is_its_own() -> None:
     assert texts("I moved to York but still work at the library.") == [
         "I moved to York", "still work at the library."]
+    # ... but an elided subject that is not the speaker stays with its sentence.
+    assert texts("Our old cat Biscuit is fourteen and still rules the whole house.") == [
+        "Our old cat Biscuit is fourteen and still rules the whole house."]

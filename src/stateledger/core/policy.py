@@ -111,6 +111,10 @@ def keep_one_live(statement: Statement, candidates: Sequence[Candidate],
         return Decision(Action.NOOP, confidence=decision.confidence,
                         reason=f"{decision.reason}; denies or ends {statement.slot} "
                         f"'{statement.value}', which no live record holds")
+    if holder.valid_from > statement.at:  # an older message arriving late: a past state
+        return replace(decision, relation=Relation.BACKFILL, target_id=holder.id,
+                       reason=f"{decision.reason}; {statement.slot} holds one value and "
+                       f"{holder.id} is newer: a past state")
     return replace(decision, action=Action.REVISE, relation=Relation.SUPERSEDE,
                    target_id=holder.id,
                    reason=f"{decision.reason}; {statement.slot} holds one value: "
@@ -118,8 +122,8 @@ def keep_one_live(statement: Statement, candidates: Sequence[Candidate],
 
 
 def single_value_holder(statement: Statement, candidates: Sequence[Candidate]) -> Record | None:
-    """The live record a firm statement of a one-value-at-a-time slot replaces: same subject
-    and slot, another value, not newer than the statement. A policy that would append such a
+    """The live record of the one-value-at-a-time slot a firm statement names: same subject
+    and slot, another value (the newest when several). A policy that would append such a
     statement beside it would leave two live states of one fact."""
     st = statement
     if (st.slot is None or st.value is None or not st.single_valued or st.hedged
@@ -128,6 +132,5 @@ def single_value_holder(statement: Statement, candidates: Sequence[Candidate]) -
         return None
     holders = [c.record for c in candidates
                if c.record.status is Status.ACTIVE and c.record.subject == st.subject
-               and c.record.slot == st.slot and c.record.value != st.value
-               and c.record.valid_from <= st.at]  # fmt: skip
+               and c.record.slot == st.slot and c.record.value != st.value]  # fmt: skip
     return max(holders, key=lambda r: r.valid_from) if holders else None

@@ -66,6 +66,10 @@ _CLAUSE_JOINT = re.compile(
     re.I,
 )
 
+_ELIDED = re.compile(r"(?:but|and|so|because|although|though|while|whereas|plus)\s+"
+                     r"(?:still|also)\b", re.I)
+_FIRST_PERSON_HEAD = re.compile(r"\s*(?:i|we|i'm|we're|i've|we've|i'd|we'd)\b", re.I)
+
 
 def _blank_code(message: str) -> str:
     """The message with code blocks blanked out by spaces (line breaks and offsets kept)."""
@@ -108,6 +112,10 @@ def _clauses(piece: Piece) -> list[Piece]:
     text = piece.text
     for m in _CLAUSE_JOINT.finditer(text):
         head, tail = text[start : m.start()], text[m.end() :]
+        if _ELIDED.match(tail) and not _FIRST_PERSON_HEAD.match(head):
+            # An elided subject is only safe to drop when it is the speaker: "Our cat Biscuit
+            # is fourteen and still rules the house" is one fact about the cat.
+            continue
         if _words(head) >= MIN_HEAD_WORDS and _words(tail) >= MIN_CLAUSE_WORDS:
             out.append(Piece(head, piece.start + start, piece.start + m.start()))
             start = m.end()
