@@ -18,7 +18,7 @@ from pathlib import Path
 
 from store_helpers import Backend
 
-from stateledger import Action, Decision, Memory, Status
+from stateledger import Action, Decision, Memory, Status, Transaction
 from stateledger.core.invariants import check_invariants
 from stateledger.core.policy import Candidate, Statement
 from stateledger.models.embedder import MiniLMEmbedder
@@ -68,9 +68,10 @@ def test_two_threads_revising_one_live_record(durable: Backend,
         with Memory(durable.spec, embedder=embedder, policy=policy) as mem:  # type: ignore[arg-type]
             policy._waited.add(threading.get_ident())  # the setup add is not part of the race
             mem.add("I live in Portland.", user_id=user, at="2023-01-03T09:00:00Z")
-            txs = {}
+            txs: dict[str, Transaction] = {}
 
-            def move(city: str, mem: Memory = mem, user: str = user) -> None:
+            def move(city: str, mem: Memory = mem, user: str = user,
+                     txs: dict[str, Transaction] = txs) -> None:
                 txs[city] = mem.add(f"I moved to {city}.", user_id=user,
                                     at="2023-03-01T09:00:00Z")  # fmt: skip
 
