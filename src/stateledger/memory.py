@@ -20,6 +20,7 @@ import numpy as np
 from stateledger.core import validate
 from stateledger.core.align import align_seeds, slot_keys
 from stateledger.core.belief import BeliefQuestion, believed, parse_belief
+from stateledger.core.cues import question_slots
 from stateledger.core.executor import apply_diff, execute
 from stateledger.core.invariants import SINGLE_VALUED_SLOTS, check_invariants
 from stateledger.core.labels import label_for
@@ -70,6 +71,7 @@ SLOT_SEEDS = 4  # records per asked (subject, slot) added to the seeds from the 
 # The controller sees at most this many pre-ranked candidates (llm.prompts, A-TMA 4.4).
 CONTROLLER_POOL = 10
 ANSWER_POOL = 10  # evidence items the answer step weighs (the packet shows the top k)
+OTHER_SLOT_WEIGHT = 0.5  # relevance factor of a record whose slot the question does not ask
 LIST_POOL = 30  # ... for a question that asks for every matching state ("all the names")
 BELIEF_RECORDS = 200  # records read for a belief question (the thing's states, the people)
 WRITE_ATTEMPTS = 8  # decide-and-commit rounds when other writers keep changing the same records
@@ -519,7 +521,13 @@ class Memory:
         if self.relevance is None or not pool:
             return None
         scores = self.relevance.relevance(question, [ev.record.text for ev in pool])
-        return [float(x) for x in scores]
+        # The slot table as a precise feature, never a gate: a record whose parsed slot is
+        # not one the question asks about ("I'm with Sam" for "where do I live?") counts
+        # for less; records without a slot, and questions without one, are unaffected.
+        asked = set(question_slots(question))
+        return [float(x) * (OTHER_SLOT_WEIGHT if asked and ev.record.slot is not None
+                            and ev.record.slot not in asked else 1.0)
+                for x, ev in zip(scores, pool, strict=True)]
 
     def _llm_answer(self, answerer: LLMAnswerer, question: str, fallback: Answer) -> Answer:
         """The LLM's answer when it gives a valid one; else the resolver's, and the trace says
