@@ -1,4 +1,4 @@
-"""Smoke runs of ``stateledger bench state`` (2 profiles) and ``bench locomo`` (truncated)
+"""Smoke runs of ``stateledger bench state`` (1 profile) and ``bench locomo`` (truncated)
 through the CLI with --json: the JSON shape, the report files, and the ghost-memory gap."""
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ def _run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> dict[str, objec
 
 def test_state_bench_smoke(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "state"
-    payload = _run(["bench", "state", "--profiles", "2", "--systems",
+    payload = _run(["bench", "state", "--profiles", "1", "--systems",
                     "stateledger,append-only", "--json", "--out", str(out)], capsys)
     systems = payload["systems"]
     assert isinstance(systems, dict) and set(systems) == {"stateledger", "append-only"}
@@ -36,7 +36,7 @@ def test_state_bench_smoke(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
         for key in ("bank_coexist", "bank_role", "evidence_support", "qa_acc", "conflict_acc",
                     "fact_acc"):
             assert 0.0 <= metrics[key] <= 1.0
-        assert metrics["probes"] == 160 and metrics["units"] == 80
+        assert metrics["probes"] == 80 and metrics["units"] == 40
         wrong = round((1 - metrics["qa_acc"]) * metrics["probes"])
         assert metrics["fail_bank"] + metrics["fail_retrieval"] + metrics["fail_answer"] == wrong
     sl, ao = systems["stateledger"], systems["append-only"]
