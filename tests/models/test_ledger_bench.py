@@ -47,7 +47,7 @@ def test_bench_cli_json_shape(tmp_path: Path, capsys: pytest.CaptureFixture[str]
                  "--out", str(tmp_path / "out"), "--cache", str(tmp_path / "cache")])
     assert code == 0
     payload = json.loads(capsys.readouterr().out)
-    assert set(payload["policies"]) == {"rules", "binary", "learned", "learned_no_cf",
+    assert set(payload["policies"]) == {"open-world", "rules", "binary", "learned", "learned_no_cf",
                                         "learned_no_reliability", "learned_no_grounding"}
     for row in payload["policies"].values():
         for key in ("macro_f1", "next_state_accuracy", "pollution_rate",

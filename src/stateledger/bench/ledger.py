@@ -162,8 +162,9 @@ Progress = Callable[[str, int, int], None]
 
 def load_policies(vectors: dict[str, np.ndarray], weights_dir: Path | None = None,
                   names: Sequence[str] | None = None) -> dict[str, Policy]:
-    """The compared policies: the rule policy, the binary write/hold baseline, the learned
-    policy and its ablations (shipped weights, or ``weights_dir``)."""
+    """The compared policies: the default open-world policy, the rule policy, the binary
+    write/hold baseline, the learned policy and its ablations (shipped weights, or
+    ``weights_dir``)."""
     from stateledger.models.binary import BinaryPolicy
     from stateledger.models.features import LookupEmbedder
     from stateledger.models.ledger_policy import LearnedPolicy, shipped_path
@@ -175,10 +176,15 @@ def load_policies(vectors: dict[str, np.ndarray], weights_dir: Path | None = Non
 
     embedder = LookupEmbedder(vectors)
     sentry_path = weights_dir / "sentry.npz" if weights_dir else None
-    wanted = list(names or ["rules", "binary", *POLICY_FILES])
+    wanted = list(names or ["open-world", "rules", "binary", *POLICY_FILES])
     out: dict[str, Policy] = {}
     for name in wanted:
-        if name == "rules":
+        if name == "open-world":  # the default Memory() policy
+            from stateledger.models.open_world import OpenWorldPolicy
+            from stateledger.models.relation import shared_relation_model
+
+            out[name] = OpenWorldPolicy(shared_relation_model())
+        elif name == "rules":
             out[name] = RulePolicy()
         elif name == "binary":
             out[name] = BinaryPolicy.load(path("binary_policy"), embedder=embedder,
@@ -188,7 +194,8 @@ def load_policies(vectors: dict[str, np.ndarray], weights_dir: Path | None = Non
                                            name=name)
         else:
             raise InvalidInputError(
-                f"unknown policy {name!r}; choose from rules, binary, {', '.join(POLICY_FILES)}")
+                f"unknown policy {name!r}; choose from open-world, rules, binary, "
+                f"{', '.join(POLICY_FILES)}")
     return out
 
 
