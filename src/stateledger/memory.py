@@ -9,11 +9,11 @@ from __future__ import annotations
 import contextlib
 import time
 import uuid
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import numpy as np
 
@@ -75,7 +75,8 @@ OTHER_SLOT_WEIGHT = 0.5  # relevance factor of a record whose slot the question 
 LIST_POOL = 30  # ... for a question that asks for every matching state ("all the names")
 BELIEF_RECORDS = 200  # records read for a belief question (the thing's states, the people)
 WRITE_ATTEMPTS = 8  # decide-and-commit rounds when other writers keep changing the same records
-RESOLVE_POLICY = "resolve"  # policy name logged for explicit confirm/deny of a pending record
+RESOLVE_POLICY = "resolve"
+T = TypeVar("T")  # policy name logged for explicit confirm/deny of a pending record
 
 
 class Memory:
@@ -170,16 +171,13 @@ class Memory:
         if not pieces:
             return self._nothing_to_remember(uid, message, when)
         vectors = self.embedder.embed([p.text for p in pieces])
-        for attempt in range(1, WRITE_ATTEMPTS + 1):
-            # Decided on what the store holds now; the commit refuses the batch when another
-            # writer changed a record it changes in the meantime, and it is decided again.
+
+        def decide_and_commit() -> list[tuple[Diff, Transaction]]:
             changes = self._decide_message(pieces, vectors, uid, when, src, who, provenance)
-            try:
-                self.store.commit(changes)
-                break
-            except ConflictError:
-                if attempt == WRITE_ATTEMPTS:
-                    raise
+            self.store.commit(changes)
+            return changes
+
+        changes = _on_fresh_state(decide_and_commit)
         for (_, tx), piece, vector in zip(changes, pieces, vectors, strict=True):
             # The host keeps every statement, mapped to the record written or to the live
             # record a noop restated, so its later hits lead back to state records.
@@ -332,12 +330,8 @@ class Memory:
         if not isinstance(confirm, bool):
             raise InvalidInputError(f"confirm must be true or false, got {confirm!r}")
         when = validate.timestamp(at) if at is not None else datetime.now(UTC)
-        for _ in range(WRITE_ATTEMPTS - 1):
-            # Another writer resolved or revised one of these records first: read again (a
-            # claim resolved meanwhile is then NotPendingError).
-            with contextlib.suppress(ConflictError):
-                return self._resolve_once(record_id, confirm, when)
-        return self._resolve_once(record_id, confirm, when)
+        # A claim another writer resolved meanwhile is then NotPendingError.
+        return _on_fresh_state(lambda: self._resolve_once(record_id, confirm, when))
 
     def _resolve_once(self, record_id: str, confirm: bool, when: datetime) -> Transaction:
         found = self.store.get([record_id]) if isinstance(record_id, str) and record_id else []
@@ -641,6 +635,16 @@ class Relevance(Protocol):
 
     def pair_relations(self, records: Sequence[str], statements: Sequence[str]
                        ) -> np.ndarray: ...
+
+
+def _on_fresh_state(attempt: Callable[[], T]) -> T:
+    """Run a read-decide-commit ``attempt``; when the commit is refused because another
+    writer changed a record it changes (ConflictError, nothing written), read and decide
+    again, up to WRITE_ATTEMPTS times in all."""
+    for _ in range(WRITE_ATTEMPTS - 1):
+        with contextlib.suppress(ConflictError):
+            return attempt()
+    return attempt()
 
 
 def default_relevance() -> Relevance:
