@@ -21,7 +21,8 @@ MAX_QUERY_CHARS = 2_000
 MAX_K = 100
 MAX_PROVENANCE_CHARS = 1_000
 MAX_LIMIT = 1_000_000
-_USER_ID = re.compile(r"[A-Za-z0-9_.@:\-]{1,128}")  # fullmatch: "alice\n" is not "alice"
+USER_ID_PATTERN = r"[A-Za-z0-9_.@:\-]{1,128}"
+_USER_ID = re.compile(USER_ID_PATTERN)  # fullmatch: "alice\n" is not "alice"
 # Times a statement can hold: a day inside datetime's range on both sides, so converting any
 # offset to UTC, and the microseconds that order a message's statements, never overflow.
 _EARLIEST = datetime(1, 1, 2, tzinfo=UTC)

@@ -12,7 +12,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from stateledger.core.validate import MAX_K
+from stateledger.core.validate import MAX_K, USER_ID_PATTERN
 
 __all__ = [
     "AddRequest",
@@ -35,7 +35,7 @@ __all__ = [
 # The schema documents the limits; the checks themselves (and their messages) are the
 # engine's (core.validate), the same for every interface.
 _USER = Field(description="your user id (letters, digits, _.@:-); scoped to your tenant",
-              json_schema_extra={"pattern": r"^[A-Za-z0-9_.@:\-]{1,128}$"})
+              json_schema_extra={"pattern": f"^{USER_ID_PATTERN}$"})
 _K_RANGE: dict[str, Any] = {"minimum": 1, "maximum": MAX_K}
 _AT = Field(None, description="ISO-8601 time with a timezone, e.g. 2023-02-14T18:00:00Z")
 
