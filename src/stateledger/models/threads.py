@@ -3,9 +3,10 @@
 Inference here is one short text (or a few pairs) at a time, where extra threads buy little,
 and a machine often runs several stateledger processes (server workers, writers, a bench):
 torch's default of one thread per core in *each* of them oversubscribes the cores (four
-writer processes on two cores ran 8x slower). So the first model load picks half the cores,
-at most 4. ``STATELEDGER_THREADS=N`` overrides it, as does ``OMP_NUM_THREADS`` (torch's own
-setting, then left alone); training and bench commands set theirs with ``--threads``.
+writer processes on two cores made 4.5x fewer writes with 2 threads each than with 1). So
+the first model load picks half the cores, at most 4. ``STATELEDGER_THREADS=N`` overrides
+it, as does ``OMP_NUM_THREADS`` (torch's own setting, then left alone); training and
+bench commands set theirs with ``--threads``.
 """
 
 from __future__ import annotations
