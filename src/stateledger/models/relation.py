@@ -243,8 +243,8 @@ class RelationModel:
         p = Path(path) if path is not None else shipped_path(MODEL_FILE)
         if not p.exists():
             raise ModelError(f"no relation model at {p}; run `stateledger train relation`")
+        threads.configure(torch)  # outside the try: a bad override is not a damaged file
         try:
-            threads.configure(torch)
             blob = torch.load(p, map_location="cpu", weights_only=True)
         except Exception as exc:  # torch raises several types for a damaged file
             raise ModelError(f"cannot read relation model {p}: {exc}") from exc
