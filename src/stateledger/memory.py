@@ -7,6 +7,7 @@ for writes; profiler -> hybrid seeds -> packet -> labels -> resolver for reads.
 from __future__ import annotations
 
 import contextlib
+import random
 import time
 import uuid
 from collections.abc import Callable, Iterable, Sequence
@@ -43,7 +44,13 @@ from stateledger.core.model import (
     View,
 )
 from stateledger.core.packet import build_packet
-from stateledger.core.policy import Candidate, Policy, Statement, reliability
+from stateledger.core.policy import (
+    Candidate,
+    Policy,
+    Statement,
+    decide_one_live,
+    reliability,
+)
 from stateledger.core.profiler import profile_query
 from stateledger.core.question import asks_all, question_subject
 from stateledger.core.resolver import NOT_IN_MEMORY, resolve_open
@@ -173,8 +180,10 @@ class Memory:
         vectors = self.embedder.embed([p.text for p in pieces])
 
         def decide_and_commit() -> list[tuple[Diff, Transaction]]:
+            # Read before the candidates: a commit of this user in between refuses ours.
+            version = self.store.version(uid)
             changes = self._decide_message(pieces, vectors, uid, when, src, who, provenance)
-            self.store.commit(changes)
+            self.store.commit(changes, read_version=version)
             return changes
 
         changes = _on_fresh_state(decide_and_commit)
@@ -204,7 +213,7 @@ class Memory:
             candidates = self._candidates(uid, statement, vector, overlay)
             state = {c.record.id: c.record for c in candidates}
             decision = self._confirm_against_live(
-                self.policy.decide(statement, candidates), state, overlay)
+                decide_one_live(self.policy, statement, candidates), state, overlay)
             record = statement_record(statement, record_id=uuid.uuid4().hex, user_id=uid,
                                       recorded_at=datetime.now(UTC), provenance=provenance,
                                       embedding=vector)
@@ -308,14 +317,6 @@ class Memory:
         )
         return diff, tx
 
-    def _execute(
-        self, decision: Decision, record: Record, state: dict[str, Record], *, policy: str
-    ) -> Transaction:
-        """Plan one decision and commit it as its own store transaction."""
-        diff, tx = self._plan(decision, record, state, policy=policy)
-        self.store.commit([(diff, tx)])
-        return tx
-
     def resolve(
         self, record_id: str, confirm: bool, at: str | datetime | None = None
     ) -> Transaction:
@@ -343,6 +344,7 @@ class Memory:
                 f"record {pending.id} is {pending.status.value}, not pending; "
                 "only pending records can be confirmed or denied"
             )
+        version = self.store.version(pending.user_id)
         target = self._live_contradicted(pending)
         state = {pending.id: pending} | ({target.id: target} if target else {})
         if confirm:
@@ -367,7 +369,9 @@ class Memory:
             ledger=Ledger.ACCEPTED,
             links=(),
         )
-        return self._execute(decision, record, state, policy=RESOLVE_POLICY)
+        diff, tx = self._plan(decision, record, state, policy=RESOLVE_POLICY)
+        self.store.commit([(diff, tx)], read_version=version)
+        return tx
 
     def _live_contradicted(
         self, pending: Record, overlay: dict[str, Record] | None = None
@@ -641,9 +645,11 @@ def _on_fresh_state(attempt: Callable[[], T]) -> T:
     """Run a read-decide-commit ``attempt``; when the commit is refused because another
     writer changed a record it changes (ConflictError, nothing written), read and decide
     again, up to WRITE_ATTEMPTS times in all."""
-    for _ in range(WRITE_ATTEMPTS - 1):
+    for round_ in range(WRITE_ATTEMPTS - 1):
         with contextlib.suppress(ConflictError):
             return attempt()
+        # Writers that keep colliding on one user spread out instead of retrying in step.
+        time.sleep(random.uniform(0, 0.005 * 2**round_))
     return attempt()
 
 

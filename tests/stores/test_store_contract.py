@@ -22,7 +22,13 @@ import pytest
 from store_helpers import ALL, DIM, T0, Backend, put, rec, tx, vec
 
 from stateledger.core.model import Diff, Ledger, Link, LinkType, Source, Status, StatusChange
-from stateledger.errors import InvalidInputError, SchemaVersionError, StoreError, UnknownRecordError
+from stateledger.errors import (
+    ConflictError,
+    InvalidInputError,
+    SchemaVersionError,
+    StoreError,
+    UnknownRecordError,
+)
 from stateledger.stores import open_store
 from stateledger.stores.base import Store
 
@@ -443,3 +449,51 @@ def test_sigkill_mid_commit_never_leaves_half_a_diff(durable: Backend) -> None:
         durable.check_integrity(s)
     finally:
         s.close()
+
+
+def test_commit_refused_when_the_user_changed_since_it_read(store: Store) -> None:
+    """Two writers that both read "no live location" must not both append one: a commit
+    made on a version of the user that has moved is refused, with nothing written."""
+    assert store.version("alice") == 0
+    put(store, rec("a1", "I live in Lisbon"))
+    seen = store.version("alice")
+    assert seen > 0
+    put(store, rec("b1", "I live in Oslo", user="bob"))  # another user: alice did not move
+    assert store.version("alice") == seen
+    store.commit([(Diff(inserts=(rec("a2", "I have a cat"),)), tx("alice"))], read_version=seen)
+    assert store.version("alice") != seen
+    with pytest.raises(ConflictError):
+        store.commit([(Diff(inserts=(rec("a3", "I live in Quito"),)), tx("alice"))],
+                      read_version=seen)
+    assert store.get(["a3"]) == []
+    assert len(store.transactions("alice")) == 2
+
+
+def test_new_file_opened_by_many_writers_at_once(tmp_path: Path) -> None:
+    """Writers that start together on a new database file all open it and write (switching
+    it to WAL takes a lock SQLite does not wait for by itself)."""
+    errors: list[BaseException] = []
+    for round_ in range(8):
+        path = str(tmp_path / f"new{round_}.db")
+        start = threading.Barrier(4, timeout=30)
+
+        def open_and_write(writer: int, path: str = path, start: threading.Barrier = start
+                           ) -> None:
+            try:
+                start.wait()
+                store = open_store(path, dim=DIM)
+                try:
+                    put(store, rec(f"w{writer}", f"I live in City{writer}"))
+                finally:
+                    store.close()
+            except BaseException as exc:
+                errors.append(exc)
+
+        threads = [threading.Thread(target=open_and_write, args=(w,)) for w in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(60)
+        assert errors == [], round_
+        with open_store(path, dim=DIM) as store:
+            assert len(store.records("alice")) == 4

@@ -32,10 +32,22 @@ class Store(Protocol):
 
     dim: int  # embedding dimension the store was created with
 
-    def commit(self, changes: Sequence[tuple[Diff, Transaction]]) -> None:
+    def commit(
+        self, changes: Sequence[tuple[Diff, Transaction]], read_version: int | None = None
+    ) -> None:
         """Apply each ``(diff, tx)`` in order and log each ``tx``, all in one transaction
         (a message's statements land together or not at all). Links are written with their
-        inverses; a diff may reference records inserted by an earlier diff of the batch."""
+        inverses; a diff may reference records inserted by an earlier diff of the batch.
+
+        ``read_version`` is the batch's user's ``version`` when its decisions read their
+        candidates: if anything of that user was committed since, the batch is refused with
+        ConflictError and nothing is written (two writers that both saw no live location
+        must not both append one)."""
+        ...
+
+    def version(self, user_id: str) -> int:
+        """A number that changes whenever something of this user is committed (the sequence
+        number of their last log entry; 0 when they have none)."""
         ...
 
     def get(self, ids: Iterable[str]) -> list[Record]:
@@ -132,6 +144,23 @@ def restored_record(values: dict[str, Any]) -> Record:
     record = object.__new__(Record)
     record.__dict__.update(values)
     return record
+
+
+def refuse_moved(user_id: str, read_version: int | None, version: int) -> None:
+    """Raise ConflictError when the user's version moved since a batch read it."""
+    if read_version is not None and version != read_version:
+        raise ConflictError(
+            f"user {user_id!r} changed since this transaction read it (version "
+            f"{read_version} -> {version}); nothing was written"
+        )
+
+
+def batch_user(changes: Sequence[tuple[Diff, Transaction]]) -> str:
+    """The one user a version-checked batch belongs to."""
+    users = {tx.user_id for _, tx in changes}
+    if len(users) != 1:
+        raise ValueError(f"a version-checked batch needs exactly one user, got {sorted(users)}")
+    return users.pop()
 
 
 def refuse_stale(

@@ -47,7 +47,14 @@ from stateledger.errors import (
     StoreError,
     UnknownRecordError,
 )
-from stateledger.stores.base import Vector, checked_embedding, refuse_stale, restored_record
+from stateledger.stores.base import (
+    Vector,
+    batch_user,
+    checked_embedding,
+    refuse_moved,
+    refuse_stale,
+    restored_record,
+)
 from stateledger.stores.postgres_sql import (
     MIGRATIONS,
     RECORD_FIELDS,
@@ -340,7 +347,9 @@ class PostgresStore:
         plain = tuple(_plain(getattr(r, f)) for f in RECORD_FIELDS[:-1])
         return (*plain, checked_embedding(r, self.dim))
 
-    def commit(self, changes: Sequence[tuple[Diff, Transaction]]) -> None:
+    def commit(
+        self, changes: Sequence[tuple[Diff, Transaction]], read_version: int | None = None
+    ) -> None:
         """Apply each ``(diff, tx)`` in order and log each ``tx``, in one transaction; links
         also get their inverse.
 
@@ -350,6 +359,15 @@ class PostgresStore:
         rows = [[self._record_row(r) for r in diff.inserts] for diff, _ in changes]
         sql = self._sql
         with self._write() as cur:
+            # Every commit holds its users' advisory locks (in order, so writers never
+            # deadlock) until COMMIT: the version read under the lock is the one this batch
+            # lands on, and no other commit of that user slips in between.
+            for user in sorted({tx.user_id for _, tx in changes}):
+                cur.execute(sql["lock_user"], (user,))
+            if read_version is not None:
+                user = batch_user(changes)
+                (version,) = cur.execute(sql["version"], (user,)).fetchone() or (0,)
+                refuse_moved(user, read_version, int(version))
             new_ids = {r.id for diff, _ in changes for r in diff.inserts}
             referenced: set[str] = set()
             for diff, _ in changes:
@@ -479,6 +497,9 @@ class PostgresStore:
         values = sorted({Ledger(led).value for led in ledgers})
         rows = self._read(self._sql["slot"], (user_id, slot, subject, values))
         return self._hydrate(rows)
+
+    def version(self, user_id: str) -> int:
+        return int(self._read(self._sql["version"], (user_id,))[0][0])
 
     def has_user(self, user_id: str) -> bool:
         return bool(self._read(self._sql["has_user"], (user_id,)))

@@ -109,6 +109,10 @@ def statements(names: dict[str, str]) -> dict[str, str]:
     marks = ", ".join(["%s"] * len(RECORD_FIELDS))
     tx_marks = ", ".join(["%s"] * len(TX_FIELDS))
     statements = {
+        # One advisory lock per user (a 64-bit hash of the id), held to the end of the
+        # transaction; see PostgresStore.commit.
+        "lock_user": "SELECT pg_advisory_xact_lock(hashtextextended(%s, 7305))",
+        "version": "SELECT coalesce(max(seq), 0) FROM {log} WHERE user_id = %s",
         "lock_statuses": "SELECT id, status FROM {records} WHERE id = ANY(%s) "
         "ORDER BY id FOR UPDATE",
         "insert_record": f"INSERT INTO {{records}} ({_RECORD_COLUMNS}) VALUES ({marks})",

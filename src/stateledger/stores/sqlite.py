@@ -19,6 +19,7 @@ import os
 import re
 import sqlite3
 import threading
+import time
 import uuid
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -45,7 +46,14 @@ from stateledger.errors import (
     StoreError,
     UnknownRecordError,
 )
-from stateledger.stores.base import Vector, checked_embedding, refuse_stale, restored_record
+from stateledger.stores.base import (
+    Vector,
+    batch_user,
+    checked_embedding,
+    refuse_moved,
+    refuse_stale,
+    restored_record,
+)
 from stateledger.stores.vector_index import VectorIndex
 
 __all__ = ["SCHEMA_VERSION", "SQLiteStore", "default_db_path", "fts_query"]
@@ -229,6 +237,19 @@ def default_db_path() -> Path:
 # --------------------------------------------------------------------------- store
 
 
+def _enable_wal(conn: sqlite3.Connection, deadline: float) -> str:
+    """Switch a database to WAL and return the journal mode it has. Switching takes an
+    exclusive lock without waiting on the busy timeout, so several processes opening a new
+    file at once would fail with "database is locked": retry until ``deadline``."""
+    while True:
+        try:
+            return str(conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]).lower()
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.02)
+
+
 class SQLiteStore:
     """The ``Store`` protocol on one SQLite file (or ``":memory:"``).
 
@@ -267,8 +288,8 @@ class SQLiteStore:
             # (on builds compiled without SECURE_DELETE too).
             conn.execute("PRAGMA secure_delete = ON")
             if self.path != ":memory:":
-                mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
-                if str(mode).lower() != "wal":
+                mode = _enable_wal(conn, deadline=time.monotonic() + 30.0)
+                if mode != "wal":
                     raise StoreError(f"could not enable WAL on {self.path!r} (got {mode})")
             conn.execute("PRAGMA synchronous = NORMAL")
             self._migrate()
@@ -370,7 +391,9 @@ class SQLiteStore:
         vec = checked_embedding(r, self.dim)
         return (*plain, None if vec is None else vec.tobytes())
 
-    def commit(self, changes: Sequence[tuple[Diff, Transaction]]) -> None:
+    def commit(
+        self, changes: Sequence[tuple[Diff, Transaction]], read_version: int | None = None
+    ) -> None:
         """Apply each ``(diff, tx)`` in order and log each ``tx``, in one transaction; links
         also get their inverse.
 
@@ -378,6 +401,10 @@ class SQLiteStore:
         record raises UnknownRecordError with the database untouched.
         """
         with self._tx("BEGIN IMMEDIATE") as conn:
+            if read_version is not None:
+                # Under BEGIN IMMEDIATE no other writer runs between this read and COMMIT.
+                user = batch_user(changes)
+                refuse_moved(user, read_version, self._version(conn, user))
             new_owner = {r.id: r.user_id for diff, _ in changes for r in diff.inserts}
             referenced: set[str] = set()
             for diff, _ in changes:
@@ -596,6 +623,15 @@ class SQLiteStore:
         with self._tx("BEGIN") as conn:
             rows = conn.execute(sql, (user_id, slot, subject, *values)).fetchall()
             return self._hydrate(conn, rows)
+
+    def version(self, user_id: str) -> int:
+        with self._tx("BEGIN") as conn:
+            return self._version(conn, user_id)
+
+    @staticmethod
+    def _version(conn: sqlite3.Connection, user_id: str) -> int:
+        row = conn.execute("SELECT max(seq) FROM transactions WHERE user_id = ?", (user_id,))
+        return int(row.fetchone()[0] or 0)
 
     def has_user(self, user_id: str) -> bool:
         with self._tx("BEGIN") as conn:
