@@ -31,7 +31,7 @@ import numpy as np
 
 from stateledger.core.executor import ExecutionError
 from stateledger.core.model import ACTIONS, LIVE, Action, Ledger, Status
-from stateledger.core.policy import Policy
+from stateledger.core.policy import Policy, decide_one_live
 from stateledger.errors import InvalidInputError
 from stateledger.models.next_state import recency_decision, run_decision, same_state
 from stateledger.synth.episodes import Episode, episode_inputs
@@ -58,7 +58,7 @@ def evaluate_policy(policy: Policy, episodes: Sequence[Episode],
     out = []
     for i, ep in enumerate(episodes):
         inp = episode_inputs(ep, vectors)
-        decision = policy.decide(inp.statement, inp.candidates)
+        decision = decide_one_live(policy, inp.statement, inp.candidates)  # as Memory commits
         try:
             nxt = run_decision(decision, inp.record, inp.state)
             executable = True

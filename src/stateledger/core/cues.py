@@ -91,7 +91,8 @@ _CONFIRM = re.compile(
     re.I,
 )
 _DENY = re.compile(
-    r"\b(?:turned (?:it |them |the \w+ )?down|decided not to|declined|fell through|"
+    r"\b(?:turned (?:[\w'-]+ ){0,4}?down|decided not to|declined|fell through|said no to|"
+    r"rejected|refused|passed on (?:the|that|their|his|her) (?:\w+ )?(?:offer|job|role)|"
     r"didn't happen|not going to|won't be|changed my mind|backed out|called off|"
     r"didn't take|didn't get|not happening|staying put)\b",
     re.I,

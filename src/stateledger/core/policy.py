@@ -95,24 +95,55 @@ def reliability(source: Source, *, hedged: bool = False, reported: bool = False)
     return max(0.0, min(1.0, r))
 
 
+def decide_one_live(policy: Policy, statement: Statement,
+                    candidates: list[Candidate]) -> Decision:
+    """What ``policy`` decides with the slot table's one-value rule applied
+    (``keep_one_live``): the decision ``Memory`` commits, whichever policy it runs."""
+    return keep_one_live(statement, candidates, policy.decide(statement, candidates))
+
+
 def keep_one_live(statement: Statement, candidates: Sequence[Candidate],
                   decision: Decision) -> Decision:
-    """The slot table's say on a plain append of a firm statement of a one-value slot
-    (``employer``, ``location``) beside a live record of that slot: a new value revises the
-    live one; a denial or ending of a value no live record holds ("I turned the offer down"
-    with nothing pending) is no state at all. Models that judge pairs have no notion of
-    "one value at a time"; this keeps invariant 1 whatever they decided."""
-    if decision.action is not Action.APPEND or decision.relation is not Relation.NONE:
+    """The slot table's say on a firm statement of a one-value slot (``employer``,
+    ``location``): models that judge pairs have no notion of "one value at a time" nor of
+    which state variable a record is, so this keeps invariant 1 whatever they decided.
+
+    - Beside a live record of that slot, a new value revises it (or, when the live record
+      is newer, files the statement as a past state), whether the model appended it or
+      revised some record of another fact.
+    - With no live record of the slot, it never retires a record of another known slot
+      ("I started a job at Vandelay" does not end "I have a dog named Rex").
+    - A denial or ending of a value no live record holds ("I turned the offer down" with
+      nothing pending) is no state at all.
+    """
+    firm = single_value_firm(statement)
+    if not firm or decision.action not in (Action.APPEND, Action.REVISE) or (
+            decision.relation is Relation.BACKFILL):
         return decision
     holder = single_value_holder(statement, candidates)
-    if holder is None:
-        return decision
+    by_id = {c.record.id: c.record for c in candidates}
+    target = by_id.get(decision.target_id) if decision.target_id else None
     if statement.denies or statement.negated or statement.retracts:
-        return Decision(Action.NOOP, confidence=decision.confidence,
-                        reason=f"{decision.reason}; denies or ends {statement.slot} "
-                        f"'{statement.value}', which no live record holds")
+        if decision.action is Action.APPEND:
+            return Decision(Action.NOOP, confidence=decision.confidence,
+                            reason=f"{decision.reason}; denies or ends {statement.slot} "
+                            f"'{statement.value}', which no live record holds")
+        return decision
+    if holder is None:
+        if (decision.action is Action.REVISE and target is not None
+                and target.slot is not None and target.slot != statement.slot):
+            return replace(decision, action=Action.APPEND, relation=Relation.NONE,
+                           target_id=None,
+                           reason=f"{decision.reason}; {statement.slot} and {target.slot} "
+                           "are different facts: kept beside it")
+        return decision
+    if target is not None and decision.action is Action.REVISE and (
+            target.subject, target.slot) == (statement.subject, statement.slot):
+        return decision  # the live record of this fact (or another one): the model's choice
     if holder.valid_from > statement.at:  # an older message arriving late: a past state
-        return replace(decision, relation=Relation.BACKFILL, target_id=holder.id,
+        # A backfill resolves nothing: a pending claim it would confirm stays pending.
+        return replace(decision, action=Action.APPEND, relation=Relation.BACKFILL,
+                       target_id=holder.id, resolves_id=None,
                        reason=f"{decision.reason}; {statement.slot} holds one value and "
                        f"{holder.id} is newer: a past state")
     return replace(decision, action=Action.REVISE, relation=Relation.SUPERSEDE,
@@ -121,14 +152,20 @@ def keep_one_live(statement: Statement, candidates: Sequence[Candidate],
                    f"revises {holder.id}")
 
 
+def single_value_firm(statement: Statement) -> bool:
+    """Whether a statement firmly states a value of a one-value-at-a-time slot."""
+    st = statement
+    return not (st.slot is None or st.value is None or not st.single_valued or st.hedged
+                or st.reported or st.coexist or st.scoped or st.transition or st.question
+                or (st.source is not Source.USER and not st.first_person))
+
+
 def single_value_holder(statement: Statement, candidates: Sequence[Candidate]) -> Record | None:
     """The live record of the one-value-at-a-time slot a firm statement names: same subject
     and slot, another value (the newest when several). A policy that would append such a
     statement beside it would leave two live states of one fact."""
     st = statement
-    if (st.slot is None or st.value is None or not st.single_valued or st.hedged
-            or st.reported or st.coexist or st.scoped or st.transition or st.question
-            or (st.source is not Source.USER and not st.first_person)):
+    if not single_value_firm(st):
         return None
     holders = [c.record for c in candidates
                if c.record.status is Status.ACTIVE and c.record.subject == st.subject

@@ -44,7 +44,7 @@ from stateledger.core.model import (
     Relation,
     Status,
 )
-from stateledger.core.policy import Candidate, Statement, keep_one_live
+from stateledger.core.policy import Candidate, Statement
 from stateledger.errors import ModelError
 from stateledger.models.embedder import DIM, Embedder
 from stateledger.models.features import F_DIM, F_NAMES, G_DIM, G_NAMES, Encoded, encode
@@ -329,5 +329,5 @@ class LearnedPolicy:
                 about = f"grounded on {grounded.id}" if grounded is not None else "no target"
                 decision = replace(decision, rho=r_new - r_old, confidence=float(probs[i]),
                                    reason=f"learned: p({action.value})={probs[i]:.2f}, {about}")
-                return keep_one_live(statement, candidates, decision)
+                return decision
         raise AssertionError("noop always assembles")  # pragma: no cover

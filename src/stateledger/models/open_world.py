@@ -22,7 +22,7 @@ from stateledger.core.open_world import (
     decide_open_world,
     may_share_state,
 )
-from stateledger.core.policy import Candidate, Statement, keep_one_live
+from stateledger.core.policy import Candidate, Statement
 from stateledger.models.relation import STANCES, RelationModel
 
 
@@ -59,7 +59,7 @@ class OpenWorldPolicy:
         t = self.thresholds
         if statement.quantity is not None:  # exact arithmetic, no relation model needed
             return decide_open_world(statement, self.stance_of(statement), candidates, t)
-        return keep_one_live(statement, candidates, self._judged(statement, candidates))
+        return self._judged(statement, candidates)
 
     def _judged(self, statement: Statement, candidates: list[Candidate]) -> Decision:
         t = self.thresholds
