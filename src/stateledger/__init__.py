@@ -22,6 +22,7 @@ from stateledger.core.model import (
     Transaction,
     View,
 )
+from stateledger.core.validate import TimeInput
 from stateledger.errors import (
     ConflictError,
     DataError,
@@ -67,6 +68,7 @@ __all__ = [
     "StateLedgerError",
     "Status",
     "StoreError",
+    "TimeInput",
     "Transaction",
     "UnknownRecordError",
     "UnknownUserError",

@@ -56,6 +56,7 @@ from stateledger.core.question import asks_all, question_subject
 from stateledger.core.resolver import NOT_IN_MEMORY, resolve_open
 from stateledger.core.segment import Piece, split_statements
 from stateledger.core.statement import analyse_statement, statement_record
+from stateledger.core.validate import TimeInput
 from stateledger.errors import (
     ConflictError,
     InvalidInputError,
@@ -149,7 +150,7 @@ class Memory:
         text: str,
         user_id: str,
         *,
-        at: str | datetime | None = None,
+        at: TimeInput | None = None,
         source: str | Source = Source.USER,
         speaker: str | None = None,
         provenance: str | None = None,
@@ -318,7 +319,7 @@ class Memory:
         return diff, tx
 
     def resolve(
-        self, record_id: str, confirm: bool, at: str | datetime | None = None
+        self, record_id: str, confirm: bool, at: TimeInput | None = None
     ) -> Transaction:
         """Confirm or deny a pending record explicitly (an operator or the user said so).
 
@@ -396,7 +397,7 @@ class Memory:
     # -- read path --------------------------------------------------------------------------
 
     def search(
-        self, query: str, user_id: str, *, k: int = 5, at: str | datetime | None = None
+        self, query: str, user_id: str, *, k: int = 5, at: TimeInput | None = None
     ) -> Packet:
         """State-aligned evidence for ``query``: view, labelled top-k items and a trace."""
         q = validate.text(query, what="query", limit=validate.MAX_QUERY_CHARS)
@@ -434,7 +435,7 @@ class Memory:
         return out
 
     def answer(
-        self, question: str, user_id: str, *, k: int = 5, at: str | datetime | None = None
+        self, question: str, user_id: str, *, k: int = 5, at: TimeInput | None = None
     ) -> Answer:
         """Answer from the evidence about the asked person that states the asked variable,
         in the state the question asks for (``core.resolver.resolve_open``); "not in memory"

@@ -215,7 +215,7 @@ def test_oversized_body_gets_413(server: LiveServer, keys: dict[str, str]) -> No
     [
         ({"text": "   ", "user_id": "erin"}, 422, "invalid_input", "empty"),
         ({"text": "I live in Oslo", "user_id": "erin", "at": "yesterday"}, 422,
-         "invalid_input", "ISO-8601"),
+         "invalid_input", "not a time"),
         ({"text": "I live in Oslo", "user_id": "erin", "at": "2023-01-01T00:00:00"}, 422,
          "invalid_input", "timezone"),
         ({"text": "I live in Oslo", "user_id": "erin", "source": "rumour"}, 422,
@@ -370,3 +370,14 @@ def test_a_body_that_trickles_in_gets_408(tmp_path: Path) -> None:
             reply = conn.recv(4096).decode()  # the rest of the body never comes
         assert reply.startswith("HTTP/1.1 408") and "request_timeout" in reply, reply
         assert time.monotonic() - started < 8
+
+
+def test_dates_and_epoch_seconds_are_times(server: LiveServer, keys: dict[str, str]) -> None:
+    """A date alone is midnight UTC, a JSON number is epoch seconds."""
+    with client(server, keys["acme"]) as c:
+        for at, expected in (("2023-05-01", "2023-05-01T00:00:00+00:00"),
+                             (1_683_000_000, "2023-05-02T04:00:00+00:00")):
+            r = c.post("/v1/memories", json={"text": "I live in Oslo.", "user_id": "tim",
+                                             "at": at})
+            assert r.status_code == 200, r.text
+            assert r.json()["at"] == expected

@@ -5,8 +5,9 @@ Each check raises a typed InvalidInputError subclass with a message that says wh
 
 from __future__ import annotations
 
+import math
 import re
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 
 from stateledger.core.model import Ledger, Source
 from stateledger.errors import InvalidInputError, InvalidTextError, InvalidTimeError
@@ -56,26 +57,34 @@ def user_id(value: object) -> str:
     return value
 
 
+# What every ``at=`` accepts (see ``timestamp``).
+TimeInput = str | datetime | date | int | float
+_DATE_ONLY = re.compile(r"\d{4}-\d{2}-\d{2}")
+TIME_FORMS = ("an ISO-8601 string with a timezone (2023-05-01T09:30:00Z), a date "
+              "(2023-05-01, midnight UTC), epoch seconds, or a timezone-aware datetime")
+
+
 def timestamp(value: object, *, what: str = "at") -> datetime:
-    """An ISO-8601 string or datetime, with a timezone; returned in UTC."""
+    """A time in any of ``TIME_FORMS``, returned in UTC. A date alone is midnight UTC; a
+    time without a timezone is refused (it would compare wrongly with every other)."""
     if isinstance(value, datetime):
         parsed = value
+    elif isinstance(value, date):
+        parsed = datetime(value.year, value.month, value.day, tzinfo=UTC)
+    elif isinstance(value, int | float) and not isinstance(value, bool):
+        parsed = _from_epoch(value, what)
     elif isinstance(value, str):
-        raw = value.strip()
-        if raw.endswith("Z"):
-            raw = raw[:-1] + "+00:00"
-        try:
-            parsed = datetime.fromisoformat(raw)
-        except ValueError:
-            raise InvalidTimeError(
-                f"{what}={value!r} is not an ISO-8601 timestamp (e.g. 2023-02-14T18:00:00+00:00)"
-            ) from None
+        parsed = _from_iso(value, what)
     else:
-        raise InvalidTimeError(f"{what} must be an ISO-8601 string or datetime, got {value!r}")
+        raise InvalidTimeError(f"{what} must be {TIME_FORMS}; got {value!r}")
     if parsed.tzinfo is None or parsed.utcoffset() is None:
-        raise InvalidTimeError(
-            f"{what}={value!r} has no timezone; add one (e.g. +00:00 or Z) so times compare"
-        )
+        if isinstance(value, str):
+            raw = value.strip()
+            raise InvalidTimeError(
+                f"{what}={value!r} has no timezone; append one, e.g. {raw!r} -> "
+                f"{raw + 'Z'!r} (UTC) or {raw + '+02:00'!r}")
+        raise InvalidTimeError(f"{what}={value!r} has no timezone; use "
+                               "value.replace(tzinfo=timezone.utc) (or the zone it was said in)")
     try:
         utc = parsed.astimezone(UTC)
     except OverflowError:
@@ -86,6 +95,32 @@ def timestamp(value: object, *, what: str = "at") -> datetime:
             f"({_EARLIEST.date().isoformat()} to {_LATEST.date().isoformat()} UTC)"
         )
     return utc
+
+
+def _from_epoch(value: float, what: str) -> datetime:
+    if not math.isfinite(value):
+        raise InvalidTimeError(f"{what}={value!r} is not a time (epoch seconds must be finite)")
+    try:
+        return datetime.fromtimestamp(value, UTC)
+    except (OverflowError, OSError, ValueError):
+        raise InvalidTimeError(
+            f"{what}={value!r} epoch seconds is outside the supported range "
+            f"({_EARLIEST.date().isoformat()} to {_LATEST.date().isoformat()} UTC)"
+        ) from None
+
+
+def _from_iso(value: str, what: str) -> datetime:
+    raw = value.strip()
+    if _DATE_ONLY.fullmatch(raw):
+        raw += "T00:00:00+00:00"
+    elif raw.endswith(("Z", "z")):
+        raw = raw[:-1] + "+00:00"
+    try:
+        return datetime.fromisoformat(raw)
+    except ValueError:
+        raise InvalidTimeError(
+            f"{what}={value!r} is not a time; give {TIME_FORMS}"
+        ) from None
 
 
 def optional_timestamp(value: object, *, what: str = "at") -> datetime | None:

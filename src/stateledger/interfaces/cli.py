@@ -180,7 +180,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("add", help="decide and commit one statement")
     p.add_argument("text")
-    p.add_argument("--at", default=None, help="ISO-8601 time with timezone (default: now)")
+    p.add_argument("--at", default=None,
+                   help="when it was said: ISO-8601 with a timezone (2023-05-01T09:30Z) or "
+                   "a date (2023-05-01, midnight UTC); default now")
     p.add_argument("--source", default="user",
                    choices=["user", "assistant", "third_party", "system", "import"])
     p.add_argument("--speaker", default=None, help="who said it, when not the user")
@@ -193,7 +195,8 @@ def build_parser() -> argparse.ArgumentParser:
         p = sub.add_parser(name, help=helptext)
         p.add_argument("query" if name == "search" else "question")
         p.add_argument("--k", type=int, default=5)
-        p.add_argument("--at", default=None, help="answer as of this time (ISO-8601)")
+        p.add_argument("--at", default=None,
+                       help="as of this time (ISO-8601 with a timezone, or a date)")
         _common(p)
         add_llm_arguments(p, answerer=name == "answer", policy=False)
         p.set_defaults(func=func)

@@ -99,8 +99,9 @@ def build_server(memory: Memory, user_default: str | None = None) -> MCPServer[A
     ) -> dict[str, Any]:
         """Store one statement about the user; returns the transaction it became (append,
         noop, revise, reject_conflict or defer_verify) and why. `at` is when it was said
-        (ISO-8601 with timezone; default now); `source` is user, assistant, third_party,
-        system or import."""
+        (ISO-8601 with a timezone, or a date
+        such as 2023-05-01 for midnight UTC; default now); `source` is user, assistant,
+        third_party, system or import."""
 
         def run() -> dict[str, Any]:
             with write_lock:

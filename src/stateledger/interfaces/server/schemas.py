@@ -37,7 +37,9 @@ __all__ = [
 _USER = Field(description="your user id (letters, digits, _.@:-); scoped to your tenant",
               json_schema_extra={"pattern": f"^{USER_ID_PATTERN}$"})
 _K_RANGE: dict[str, Any] = {"minimum": 1, "maximum": MAX_K}
-_AT = Field(None, description="ISO-8601 time with a timezone, e.g. 2023-02-14T18:00:00Z")
+_AT_FORMS = ("ISO-8601 time with a timezone (2023-02-14T18:00:00Z), a date (2023-02-14, "
+             "midnight UTC) or epoch seconds")
+_AT = Field(None, description=_AT_FORMS)
 
 
 class _Request(BaseModel):
@@ -47,8 +49,8 @@ class _Request(BaseModel):
 class AddRequest(_Request):
     text: str = Field(description="one statement, e.g. 'I moved to Seattle last weekend'")
     user_id: str = _USER
-    at: str | None = Field(None, description="when it was said (ISO-8601 with timezone; "
-                                             "default now)")
+    at: str | int | float | None = Field(None, description=f"when it was said: {_AT_FORMS}; "
+                                                            "default now")
     source: str = Field("user", description="user | assistant | third_party | system | import")
     speaker: str | None = Field(None, description="who said it, when not the user")
     provenance: str | None = Field(None, max_length=256,
@@ -60,7 +62,7 @@ class SearchRequest(_Request):
     user_id: str = _USER
     k: int = Field(5, description="evidence items to return (1-100)",
                    json_schema_extra=_K_RANGE)
-    at: str | None = _AT
+    at: str | int | float | None = _AT
 
 
 class AnswerRequest(_Request):
@@ -68,12 +70,13 @@ class AnswerRequest(_Request):
     user_id: str = _USER
     k: int = Field(5, description="evidence items to answer from (1-100)",
                    json_schema_extra=_K_RANGE)
-    at: str | None = _AT
+    at: str | int | float | None = _AT
 
 
 class ResolveRequest(_Request):
     action: Literal["confirm", "deny"]
-    at: str | None = Field(None, description="when the resolution holds from (default now)")
+    at: str | int | float | None = Field(None, description="when the resolution holds from: "
+                                                           f"{_AT_FORMS}; default now")
 
 
 class LinkOut(BaseModel):
