@@ -14,7 +14,6 @@ from stateledger import (
     Memory,
     StateLedgerError,
     UnknownRecordError,
-    UnknownUserError,
 )
 
 
@@ -74,9 +73,6 @@ def test_bad_add_raises_typed_error_and_changes_nothing(
 @pytest.mark.parametrize(
     ("call", "error"),
     [
-        (lambda m: m.search("where do I live?", user_id="nobody"), UnknownUserError),
-        (lambda m: m.answer("where do I live?", user_id="nobody"), UnknownUserError),
-        (lambda m: m.records("nobody", "accepted"), UnknownUserError),
         (lambda m: m.records("alice", "archive"), InvalidInputError),
         (lambda m: m.search("where do I live?", user_id="alice", k=0), InvalidInputError),
         (lambda m: m.search("where do I live?", user_id="alice", k=-3), InvalidInputError),
@@ -103,4 +99,15 @@ def test_bad_reads_raise_typed_errors(seeded: Memory, call, error) -> None:  # t
 
 def test_errors_are_also_builtin_kinds_callers_expect() -> None:
     assert issubclass(InvalidInputError, ValueError)
-    assert issubclass(UnknownUserError, LookupError)
+    assert issubclass(UnknownRecordError, LookupError)
+
+
+def test_a_user_with_no_memories_reads_as_empty(seeded: Memory) -> None:
+    """Not an error: an agent asks about a user before anything was said."""
+    before = snapshot(seeded)
+    ans = seeded.answer("where do I live?", user_id="nobody")
+    assert not ans.found and ans.text == "not in memory" and ans.evidence == ()
+    assert seeded.search("where do I live?", user_id="nobody").items == ()
+    assert seeded.records("nobody", "all") == [] and seeded.transactions("nobody") == []
+    assert seeded.forget_user("nobody") == 0
+    assert snapshot(seeded) == before

@@ -54,10 +54,15 @@ def test_cli_errors_exit_2_with_a_message(tmp_path: Path,
     db = str(tmp_path / "m.db")
     assert main(["add", "   ", "--user", "alice", "--db", db]) == 2
     assert "empty" in capsys.readouterr().err
-    assert main(["add", "I moved", "--user", "alice", "--db", db, "--at", "2023-01-01"]) == 2
+    assert main(["add", "I moved", "--user", "alice", "--db", db, "--at",
+                 "2023-01-01T10:00"]) == 2
     assert "timezone" in capsys.readouterr().err
-    assert main(["answer", "where?", "--user", "ghost", "--db", db]) == 2
-    assert "no memories" in capsys.readouterr().err
+    missing = str(tmp_path / "typo.db")
+    for argv in (["answer", "where?", "--user", "alice"], ["records", "--user", "alice"],
+                 ["history", "abcdef12"], ["check"]):
+        assert main([*argv, "--db", missing]) == 2
+        assert f"no stateledger database at {missing!r}" in capsys.readouterr().err
+    assert not Path(missing).exists()  # reading never creates a database
 
 
 def test_console_script_runs_as_a_process(tmp_path: Path) -> None:
@@ -85,6 +90,26 @@ def test_building_the_cli_does_not_load_torch() -> None:
     assert out.stdout.strip() == "[]"
 
 
+def test_read_commands_do_not_load_the_models(tmp_path: Path,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    """records, history, check and the log read the store only: the embedder and the
+    relation model (torch, seconds) load on first add, search or answer."""
+    db = str(tmp_path / "m.db")
+    tx = run(capsys, "add", "I live in Oslo.", "--user", "a", "--db", db, "--json")
+    assert isinstance(tx, dict)
+    code = (
+        "import sys\n"
+        "from stateledger.interfaces.cli import main\n"
+        f"assert main(['records', '--user', 'a', '--ledger', 'all', '--db', {db!r}]) == 0\n"
+        f"assert main(['history', {tx['record']['id'][:8]!r}, '--db', {db!r}]) == 0\n"
+        f"assert main(['check', '--db', {db!r}]) == 0\n"
+        "print('LOADED', 'torch' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True)
+    assert "LOADED False" in out.stdout, out.stdout + out.stderr
+
+
 def test_stored_terminal_controls_are_printed_escaped(tmp_path: Path,
                                                      capsys: pytest.CaptureFixture[str]) -> None:
     db = str(tmp_path / "m.db")
@@ -104,8 +129,8 @@ def test_cli_forget_user(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
     assert erased == {"user_id": "alice", "deleted_records": 1}
     bob = run(capsys, "records", "--user", "bob", "--db", db, "--json")
     assert isinstance(bob, list) and [r["value"] for r in bob] == ["Rome"]
-    assert main(["forget-user", "--user", "alice", "--db", db]) == 2
-    assert "no memories" in capsys.readouterr().err
+    again = run(capsys, "forget-user", "--user", "alice", "--db", db, "--json")
+    assert again == {"user_id": "alice", "deleted_records": 0}  # a retried erasure succeeds
 
 
 def test_cli_check_passes_a_sound_store_and_fails_a_broken_one(
@@ -124,3 +149,63 @@ def test_cli_check_passes_a_sound_store_and_fails_a_broken_one(
     assert main(["check", "--db", db]) == 1
     out = capsys.readouterr().out
     assert "2 active records" in out and "without an inverse" in out
+
+
+def test_cli_unknown_user_is_not_in_memory(tmp_path: Path,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    db = str(tmp_path / "m.db")
+    run(capsys, "add", "I live in Oslo.", "--user", "alice", "--db", db, "--json")
+    ans = run(capsys, "answer", "Where do I live?", "--user", "ghost", "--db", db, "--json")
+    assert isinstance(ans, dict) and (ans["found"], ans["text"]) == (False, "not in memory")
+    assert run(capsys, "records", "--user", "ghost", "--db", db, "--json") == []
+
+
+def test_cli_short_ids_and_unique_prefixes(tmp_path: Path,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    db = str(tmp_path / "m.db")
+    first = run(capsys, "add", "I live in Portland.", "--user", "alice", "--db", db, "--at",
+                "2023-01-03", "--json")
+    run(capsys, "add", "I moved to Seattle.", "--user", "alice", "--db", db, "--at",
+        "2023-02-14", "--json")
+    assert isinstance(first, dict)
+    rid = first["record"]["id"]
+    assert main(["records", "--user", "alice", "--ledger", "all", "--db", db]) == 0
+    table = capsys.readouterr().out
+    assert rid[:8] in table and rid not in table  # tables show the short id
+    everything = run(capsys, "records", "--user", "alice", "--ledger", "all", "--db", db,
+                     "--json")
+    assert isinstance(everything, list)
+    assert [r["value"] for r in everything] == ["Portland", "Seattle"]
+    chain = run(capsys, "history", rid[:8], "--db", db, "--json")
+    assert isinstance(chain, list) and [r["value"] for r in chain] == ["Portland", "Seattle"]
+    assert main(["history", rid[:3], "--db", db]) == 2  # too short to look up
+    assert "no record" in capsys.readouterr().err
+    assert main(["history", "ffffffffff", "--db", db]) == 2
+    assert "no record" in capsys.readouterr().err
+
+
+def test_cli_tenant_reads_what_the_server_stored(tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    db = str(tmp_path / "m.db")
+    run(capsys, "add", "I live in Oslo.", "--user", "dave", "--tenant", "acme", "--db", db,
+        "--json")
+    from stateledger import Memory
+
+    with Memory(db, create=False) as mem:
+        assert mem.users() == ["acme:dave"]  # the id the REST server stores for acme's dave
+    ans = run(capsys, "answer", "Where do I live?", "--user", "dave", "--tenant", "acme",
+              "--db", db, "--json")
+    assert isinstance(ans, dict) and "Oslo" in ans["text"]
+    plain = run(capsys, "answer", "Where do I live?", "--user", "dave", "--db", db, "--json")
+    assert isinstance(plain, dict) and not plain["found"]
+    assert main(["records", "--user", "dave", "--tenant", "bad:tenant", "--db", db]) == 2
+    assert "tenant must be" in capsys.readouterr().err
+
+
+def test_cli_version(capsys: pytest.CaptureFixture[str]) -> None:
+    from stateledger import __version__
+
+    with pytest.raises(SystemExit) as done:
+        main(["--version"])
+    assert done.value.code == 0
+    assert capsys.readouterr().out.strip() == f"stateledger {__version__}"

@@ -24,6 +24,7 @@ from stateledger.core.model import (
 )
 from stateledger.core.validate import TimeInput
 from stateledger.errors import (
+    AmbiguousIdError,
     ConflictError,
     DataError,
     InvalidInputError,
@@ -36,7 +37,6 @@ from stateledger.errors import (
     StateLedgerError,
     StoreError,
     UnknownRecordError,
-    UnknownUserError,
 )
 from stateledger.memory import Memory
 
@@ -44,6 +44,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "Action",
+    "AmbiguousIdError",
     "Answer",
     "ConflictError",
     "DataError",
@@ -71,7 +72,6 @@ __all__ = [
     "TimeInput",
     "Transaction",
     "UnknownRecordError",
-    "UnknownUserError",
     "View",
     "__version__",
 ]

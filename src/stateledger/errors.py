@@ -19,12 +19,12 @@ class InvalidTextError(InvalidInputError):
     """Statement or query text is empty, not a string, too long or not valid UTF-8."""
 
 
+class AmbiguousIdError(InvalidInputError):
+    """A short record id matches more than one record."""
+
+
 class InvalidTimeError(InvalidInputError):
     """A timestamp could not be parsed or carries no timezone."""
-
-
-class UnknownUserError(StateLedgerError, LookupError):
-    """The user id has no records in this store."""
 
 
 class UnknownRecordError(StateLedgerError, LookupError):

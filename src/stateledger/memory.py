@@ -58,14 +58,15 @@ from stateledger.core.segment import Piece, split_statements
 from stateledger.core.statement import analyse_statement, statement_record
 from stateledger.core.validate import TimeInput
 from stateledger.errors import (
+    AmbiguousIdError,
     ConflictError,
     InvalidInputError,
     NotPendingError,
     UnknownRecordError,
-    UnknownUserError,
 )
 from stateledger.hosts.base import Host, HostTurn
 from stateledger.hosts.native import StoreHost
+from stateledger.models.embedder import DIM as EMBEDDING_DIM
 from stateledger.models.embedder import Embedder, default_embedder
 from stateledger.stores import open_store
 from stateledger.stores.base import Store
@@ -82,6 +83,7 @@ ANSWER_POOL = 10  # evidence items the answer step weighs (the packet shows the 
 OTHER_SLOT_WEIGHT = 0.5  # relevance factor of a record whose slot the question does not ask
 LIST_POOL = 30  # ... for a question that asks for every matching state ("all the names")
 BELIEF_RECORDS = 200  # records read for a belief question (the thing's states, the people)
+MIN_ID_PREFIX = 6  # shortest record id prefix full_id looks up (tables show 8)
 WRITE_ATTEMPTS = 8  # decide-and-commit rounds when other writers keep changing the same records
 RESOLVE_POLICY = "resolve"
 T = TypeVar("T")  # policy name logged for explicit confirm/deny of a pending record
@@ -117,10 +119,14 @@ class Memory:
         controller: RetrieveController | None = None,
         host: Host | None = None,
         relevance: Relevance | bool = True,
+        create: bool = True,
     ) -> None:
-        self.embedder: Embedder = embedder or default_embedder()
-        self.store: Store = store or open_store(path, dim=self.embedder.dim)
-        self.policy: Policy = policy or default_policy()
+        # The embedder and the models load on first use (seconds, and torch): reading
+        # records, history or the log needs none of them.
+        self._embedder = embedder
+        self.store: Store = store or open_store(
+            path, dim=embedder.dim if embedder is not None else EMBEDDING_DIM, create=create)
+        self._policy = policy
         self.answerer: LLMAnswerer | None = answerer
         self.controller: RetrieveController | None = controller
         self.host: Host = host or StoreHost(self.store)
@@ -128,8 +134,25 @@ class Memory:
         self._n_seeds = seeds
         # The answer step keeps only evidence that states what a question asks about; True
         # means the shipped relation model, False answers from labels and ranking alone.
-        self.relevance: Relevance | None = (
-            default_relevance() if relevance is True else relevance or None)
+        self._relevance_model: Relevance | bool = relevance
+
+    @property
+    def embedder(self) -> Embedder:
+        if self._embedder is None:
+            self._embedder = default_embedder()
+        return self._embedder
+
+    @property
+    def policy(self) -> Policy:
+        if self._policy is None:
+            self._policy = default_policy()
+        return self._policy
+
+    @property
+    def relevance(self) -> Relevance | None:
+        if self._relevance_model is True:
+            self._relevance_model = default_relevance()
+        return None if isinstance(self._relevance_model, bool) else self._relevance_model
 
     # -- lifecycle --------------------------------------------------------------------------
 
@@ -401,7 +424,7 @@ class Memory:
     ) -> Packet:
         """State-aligned evidence for ``query``: view, labelled top-k items and a trace."""
         q = validate.text(query, what="query", limit=validate.MAX_QUERY_CHARS)
-        uid = self._known_user(user_id)
+        uid = validate.user_id(user_id)  # a user with no memories gets an empty packet
         kk = validate.k(k)
         when = validate.optional_timestamp(at)
         started = time.perf_counter()
@@ -571,10 +594,28 @@ class Memory:
     # -- inspection ---------------------------------------------------------------------------
 
     def records(self, user_id: str, ledger: str | Ledger = Ledger.ACCEPTED) -> list[Record]:
-        """A user's records in one ledger, oldest first."""
-        lg = validate.ledger(ledger)
-        uid = self._known_user(user_id)
-        return self.store.records(uid, [lg])
+        """A user's records in one ledger (``"all"``: every ledger), oldest first; none for
+        a user with no memories."""
+        lgs = None if ledger == "all" else [validate.ledger(ledger)]
+        return self.store.records(validate.user_id(user_id), lgs)
+
+    def full_id(self, record_id: str) -> str:
+        """The record id a full id or a unique prefix of one (at least ``MIN_ID_PREFIX``
+        characters, as tables show them) names; UnknownRecordError when none does,
+        AmbiguousIdError when several do."""
+        if not isinstance(record_id, str) or not record_id.strip():
+            raise UnknownRecordError(f"no record with id {record_id!r}")
+        rid = record_id.strip()
+        if self.store.get([rid]):
+            return rid
+        found = self.store.ids_with_prefix(rid, 11) if len(rid) >= MIN_ID_PREFIX else []
+        if not found:
+            raise UnknownRecordError(f"no record with id {record_id!r}")
+        if len(found) > 1:
+            shown = ", ".join(found[:10]) + (", ..." if len(found) > 10 else "")
+            raise AmbiguousIdError(f"{record_id!r} matches {len(found)} records ({shown}); "
+                                   "give more characters")
+        return found[0]
 
     def history(self, record_id: str) -> list[Record]:
         """All states of the fact ``record_id`` belongs to, oldest first, with their links."""
@@ -600,11 +641,13 @@ class Memory:
     def forget_user(self, user_id: str) -> int:
         """Erase a user entirely (every record, state and log entry), in one transaction;
         returns how many records were deleted. See docs/RELIABILITY.md for what each store
-        promises about the bytes left on disk."""
-        return self.store.delete_user(self._known_user(user_id))
+        promises about the bytes left on disk. Erasing a user with no memories deletes
+        nothing (0), so a retried erasure succeeds."""
+        return self.store.delete_user(validate.user_id(user_id))
 
     def transactions(self, user_id: str, limit: int = 100) -> list[dict[str, Any]]:
-        return self.store.transactions(self._known_user(user_id), validate.limit(limit))
+        """The user's log, newest first (none for a user with no memories)."""
+        return self.store.transactions(validate.user_id(user_id), validate.limit(limit))
 
     def users(self) -> list[str]:
         return self.store.users()
@@ -624,12 +667,6 @@ class Memory:
                 seen[r.id] = r
             frontier = fresh
         return list(seen.values())
-
-    def _known_user(self, user_id: str) -> str:
-        uid = validate.user_id(user_id)
-        if not self.store.has_user(uid):
-            raise UnknownUserError(f"user {uid!r} has no memories in this store")
-        return uid
 
 
 class Relevance(Protocol):

@@ -497,3 +497,24 @@ def test_new_file_opened_by_many_writers_at_once(tmp_path: Path) -> None:
         assert errors == [], round_
         with open_store(path, dim=DIM) as store:
             assert len(store.records("alice")) == 4
+
+
+def test_ids_with_prefix_and_full_id(store: Store) -> None:
+    from stateledger import AmbiguousIdError, Memory, UnknownRecordError
+    from stateledger.models.rules import RulePolicy
+
+    for rid in ("abcdef01" + "0" * 24, "abcdef02" + "0" * 24, "abcdff00" + "0" * 24):
+        put(store, rec(rid, f"I have a pet named {rid[:8]}"))
+    assert store.ids_with_prefix("abcdef", 10) == ["abcdef01" + "0" * 24, "abcdef02" + "0" * 24]
+    assert store.ids_with_prefix("abcd", 2) == ["abcdef01" + "0" * 24, "abcdef02" + "0" * 24]
+    assert store.ids_with_prefix("abcdff", 10) == ["abcdff00" + "0" * 24]
+    assert store.ids_with_prefix("%", 10) == [] and store.ids_with_prefix("_bcd", 10) == []
+    mem = Memory(store=store, policy=RulePolicy(), relevance=False)
+    assert mem.full_id("abcdff") == "abcdff00" + "0" * 24
+    assert mem.full_id("abcdef01" + "0" * 24) == "abcdef01" + "0" * 24
+    with pytest.raises(AmbiguousIdError, match="matches 2 records"):
+        mem.full_id("abcdef")
+    with pytest.raises(UnknownRecordError):
+        mem.full_id("abcd")  # shorter than a lookup prefix
+    with pytest.raises(UnknownRecordError):
+        mem.full_id("123456")

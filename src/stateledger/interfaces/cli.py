@@ -35,10 +35,22 @@ def add_command_groups(sub: Any, modules: Sequence[str]) -> None:
 
 
 def _memory(args: argparse.Namespace) -> Any:
+    """The Memory a command works on. Only ``add`` creates a database: any other command
+    on a path with none is an error naming it (a typo must not look like an empty memory)."""
     from stateledger.interfaces.llm_options import memory_options
     from stateledger.memory import Memory
 
-    return Memory(args.db, **memory_options(args))
+    return Memory(args.db, create=args.command == "add", **memory_options(args))
+
+
+def _user(args: argparse.Namespace) -> str:
+    """The stored user id: ``--tenant acme --user dave`` is the REST server's ``dave`` of
+    tenant ``acme`` (stored as ``acme:dave``)."""
+    if args.tenant is None:
+        return str(args.user)
+    from stateledger.interfaces.tenancy import Tenant, validate_tenant
+
+    return Tenant(validate_tenant(args.tenant)).scope(args.user)
 
 
 def _emit(args: argparse.Namespace, payload: Any, render: Callable[[], None]) -> None:
@@ -51,7 +63,7 @@ def _emit(args: argparse.Namespace, payload: Any, render: Callable[[], None]) ->
 
 def cmd_add(args: argparse.Namespace) -> None:
     with _memory(args) as mem:
-        tx = mem.add(args.text, user_id=args.user, at=args.at, source=args.source,
+        tx = mem.add(args.text, user_id=_user(args), at=args.at, source=args.source,
                      speaker=args.speaker)
 
     def render() -> None:
@@ -64,7 +76,7 @@ def cmd_add(args: argparse.Namespace) -> None:
 
 def cmd_search(args: argparse.Namespace) -> None:
     with _memory(args) as mem:
-        pkt = mem.search(args.query, user_id=args.user, k=args.k, at=args.at)
+        pkt = mem.search(args.query, user_id=_user(args), k=args.k, at=args.at)
 
     def render() -> None:
         from stateledger.interfaces.render import console, evidence_table
@@ -76,7 +88,7 @@ def cmd_search(args: argparse.Namespace) -> None:
 
 def cmd_answer(args: argparse.Namespace) -> None:
     with _memory(args) as mem:
-        ans = mem.answer(args.question, user_id=args.user, k=args.k, at=args.at)
+        ans = mem.answer(args.question, user_id=_user(args), k=args.k, at=args.at)
 
     def render() -> None:
         from rich.text import Text
@@ -93,7 +105,7 @@ def cmd_answer(args: argparse.Namespace) -> None:
 
 def cmd_records(args: argparse.Namespace) -> None:
     with _memory(args) as mem:
-        recs = mem.records(user_id=args.user, ledger=args.ledger)
+        recs = mem.records(user_id=_user(args), ledger=args.ledger)
 
     def render() -> None:
         from stateledger.interfaces.render import console, records_table
@@ -105,7 +117,7 @@ def cmd_records(args: argparse.Namespace) -> None:
 
 def cmd_history(args: argparse.Namespace) -> None:
     with _memory(args) as mem:
-        recs = mem.history(args.record_id)
+        recs = mem.history(mem.full_id(args.record_id))
 
     def render() -> None:
         from stateledger.interfaces.render import console, records_table
@@ -117,7 +129,7 @@ def cmd_history(args: argparse.Namespace) -> None:
 
 def cmd_forget(args: argparse.Namespace) -> None:
     with _memory(args) as mem:
-        ids = mem.forget(args.record_id)
+        ids = mem.forget(mem.full_id(args.record_id))
 
     def render() -> None:
         print(f"forgot {len(ids)} record(s): {', '.join(ids)}")
@@ -127,7 +139,7 @@ def cmd_forget(args: argparse.Namespace) -> None:
 
 def cmd_forget_user(args: argparse.Namespace) -> None:
     with _memory(args) as mem:
-        count = mem.forget_user(args.user)
+        count = mem.forget_user(_user(args))
 
     def render() -> None:
         print(f"erased user {args.user}: {count} record(s) and the whole log")
@@ -154,7 +166,7 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 def cmd_resolve(args: argparse.Namespace) -> None:
     with _memory(args) as mem:
-        tx = mem.resolve(args.record_id, confirm=args.confirm, at=args.at)
+        tx = mem.resolve(mem.full_id(args.record_id), confirm=args.confirm, at=args.at)
 
     def render() -> None:
         from stateledger.interfaces.render import console, transaction_line
@@ -164,10 +176,25 @@ def cmd_resolve(args: argparse.Namespace) -> None:
     _emit(args, tx.to_dict(), render)
 
 
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("stateledger")
+    except PackageNotFoundError:  # a source tree on sys.path, not installed
+        from stateledger import __version__
+
+        return __version__
+
+
 def _common(p: argparse.ArgumentParser, *, user: bool = True) -> None:
-    p.add_argument("--db", default=None, help="SQLite file, ':memory:' or postgresql:// URL")
+    p.add_argument("--db", default=None, help="SQLite file, ':memory:' or postgresql:// URL "
+                   "(default: the per-user data file; only add creates one)")
     if user:
         p.add_argument("--user", required=True, help="user id (namespace)")
+        p.add_argument("--tenant", default=None,
+                       help="the REST server tenant the user belongs to (its data is stored "
+                       "as TENANT:USER)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
 
@@ -176,6 +203,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="stateledger",
         description="Long-term memory that keeps every state of a fact.",
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     p = sub.add_parser("add", help="decide and commit one statement")
@@ -202,14 +230,16 @@ def build_parser() -> argparse.ArgumentParser:
         p.set_defaults(func=func)
 
     p = sub.add_parser("records", help="list a user's records in one ledger")
-    p.add_argument("--ledger", default="accepted", help="accepted | pending | history")
+    p.add_argument("--ledger", default="accepted", choices=["accepted", "pending", "history",
+                                                            "all"],
+                   help="which ledger; all for every state (default accepted)")
     _common(p)
     p.set_defaults(func=cmd_records)
 
     for name, func, helptext in (("history", cmd_history, "all states of one fact"),
                                  ("forget", cmd_forget, "delete a fact's whole chain")):
         p = sub.add_parser(name, help=helptext)
-        p.add_argument("record_id")
+        p.add_argument("record_id", help="a record id, or a unique prefix of 6+ characters")
         _common(p, user=False)
         p.set_defaults(func=func)
 
@@ -222,7 +252,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_check)
 
     p = sub.add_parser("resolve", help="confirm or deny a pending record")
-    p.add_argument("record_id")
+    p.add_argument("record_id", help="a record id, or a unique prefix of 6+ characters")
     verdict = p.add_mutually_exclusive_group(required=True)
     verdict.add_argument("--confirm", dest="confirm", action="store_true",
                          help="the pending claim holds: it becomes the live state")

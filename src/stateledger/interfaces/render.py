@@ -35,6 +35,11 @@ _STATUS_STYLE = {
 }
 
 _console: Console | None = None
+SHORT_ID = 8  # characters of a record id shown; any unique prefix of 6+ is accepted back
+
+
+def short_id(record_id: str) -> str:
+    return record_id[:SHORT_ID]
 
 
 def console() -> Console:
@@ -52,8 +57,11 @@ def transaction_line(tx: Transaction) -> Text:
     if tx.relation.value != "none":
         line.append(f"[{tx.relation.value}] ", style="cyan")
     line.append(printable(tx.text))
+    if tx.record is not None:
+        line.append(f"  [{short_id(tx.record.id)}]", style="bold dim")
     if tx.target is not None:
-        line.append(f"  (target: {_short(tx.target.text).plain})", style="dim")
+        line.append(f"  (target [{short_id(tx.target.id)}]: {_short(tx.target.text).plain})",
+                    style="dim")
     line.append(f"  - {printable(tx.reason)}", style="dim italic")
     return line
 
@@ -61,6 +69,7 @@ def transaction_line(tx: Transaction) -> Text:
 def evidence_table(items: Sequence[Evidence], *, title: str) -> Table:
     table = Table(title=title, title_justify="left", expand=False)
     table.add_column("#", justify="right", style="dim")
+    table.add_column("id", style="dim", no_wrap=True)
     table.add_column("label")
     table.add_column("since", style="dim")
     table.add_column("text")
@@ -68,6 +77,7 @@ def evidence_table(items: Sequence[Evidence], *, title: str) -> Table:
     for i, ev in enumerate(items, 1):
         table.add_row(
             str(i),
+            short_id(ev.record.id),
             Text(ev.label.value, style=_LABEL_STYLE[ev.label]),
             ev.record.valid_from.date().isoformat(),
             _short(ev.record.text, 90),
@@ -78,6 +88,7 @@ def evidence_table(items: Sequence[Evidence], *, title: str) -> Table:
 
 def records_table(records: Sequence[Record], *, title: str) -> Table:
     table = Table(title=title, title_justify="left", expand=False)
+    table.add_column("id", style="dim", no_wrap=True)
     table.add_column("status")
     table.add_column("slot", style="cyan")
     table.add_column("value")
@@ -89,12 +100,13 @@ def records_table(records: Sequence[Record], *, title: str) -> Table:
         if rec.valid_to is not None:
             valid += f" → {rec.valid_to.date().isoformat()}"
         table.add_row(
+            short_id(rec.id),
             Text(rec.status.value, style=_STATUS_STYLE[rec.status]),
             _short(rec.slot or "", 40),
             _short(rec.value or "", 40),
             valid,
             _short(rec.text, 70),
-            ", ".join(sorted({lk.type.value for lk in rec.links})),
+            ", ".join(sorted(f"{lk.type.value} {short_id(lk.dst)}" for lk in rec.links)),
         )
     return table
 

@@ -498,6 +498,9 @@ class PostgresStore:
         rows = self._read(self._sql["slot"], (user_id, slot, subject, values))
         return self._hydrate(rows)
 
+    def ids_with_prefix(self, prefix: str, limit: int) -> list[str]:
+        return [row[0] for row in self._read(self._sql["ids_with_prefix"], (prefix, limit))]
+
     def version(self, user_id: str) -> int:
         return int(self._read(self._sql["version"], (user_id,))[0][0])
 

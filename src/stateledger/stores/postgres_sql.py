@@ -112,6 +112,8 @@ def statements(names: dict[str, str]) -> dict[str, str]:
         # One advisory lock per user (a 64-bit hash of the id), held to the end of the
         # transaction; see PostgresStore.commit.
         "lock_user": "SELECT pg_advisory_xact_lock(hashtextextended(%s, 7305))",
+        "ids_with_prefix": "SELECT id FROM {records} WHERE starts_with(id, %s) "
+        "ORDER BY id COLLATE \"C\" LIMIT %s",
         "version": "SELECT coalesce(max(seq), 0) FROM {log} WHERE user_id = %s",
         "lock_statuses": "SELECT id, status FROM {records} WHERE id = ANY(%s) "
         "ORDER BY id FOR UPDATE",

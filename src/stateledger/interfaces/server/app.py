@@ -20,14 +20,13 @@ import threading
 import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
 from datetime import datetime
 from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from stateledger.core import validate
-from stateledger.core.model import Ledger, Record
+from stateledger.core.model import Record
 from stateledger.errors import (
     InvalidInputError,
     MissingDependencyError,
@@ -35,10 +34,10 @@ from stateledger.errors import (
     StateLedgerError,
     StoreError,
     UnknownRecordError,
-    UnknownUserError,
 )
 from stateledger.interfaces.server import schemas as s
 from stateledger.interfaces.server.keys import KeyStore
+from stateledger.interfaces.tenancy import Tenant
 from stateledger.memory import Memory
 
 try:
@@ -58,7 +57,6 @@ __all__ = ["MAX_BODY_BYTES", "create_app"]
 
 MAX_BODY_BYTES = validate.MAX_BODY_BYTES
 BODY_TIMEOUT_S = validate.BODY_TIMEOUT_S
-MAX_USER_CHARS = 128  # validate.user_id's limit applies to the scoped id
 _STATIC = "interfaces/static"
 _ASSETS = {"inspector.js": "text/javascript", "inspector.css": "text/css"}
 _CSP = (
@@ -82,50 +80,11 @@ def _error(status: int, type_: str, message: str, **headers: str) -> JSONRespons
 
 # Most specific first: the first isinstance match decides the status.
 _STATUS: tuple[tuple[type[StateLedgerError], int, str], ...] = (
-    (UnknownUserError, 404, "not_found"),
     (UnknownRecordError, 404, "not_found"),
     (NotPendingError, 409, "not_pending"),
     (InvalidInputError, 422, "invalid_input"),
     (StoreError, 503, "store_error"),
 )
-
-
-@dataclass(frozen=True)
-class Tenant:
-    """The caller's tenant and the mapping between client and stored user ids."""
-
-    name: str
-
-    @property
-    def prefix(self) -> str:
-        return f"{self.name}:"
-
-    def scope(self, user_id: object) -> str:
-        """The stored id of a client's user id (validated as the client sent it)."""
-        uid = validate.user_id(user_id)
-        room = MAX_USER_CHARS - len(self.prefix)
-        if len(uid) > room:
-            raise InvalidInputError(f"user_id is {len(uid)} characters; the limit is {room}")
-        return self.prefix + uid
-
-    def owns(self, stored_user_id: str) -> bool:
-        return stored_user_id.startswith(self.prefix)
-
-    def unscope(self, value: Any) -> Any:
-        """Strip the tenant prefix from every ``user_id`` in a response payload."""
-        if isinstance(value, dict):
-            return {
-                k: (v.removeprefix(self.prefix) if k == "user_id" and isinstance(v, str)
-                    else self.unscope(v))
-                for k, v in value.items()
-            }
-        if isinstance(value, list):
-            return [self.unscope(v) for v in value]
-        return value
-
-    def scrub(self, message: str) -> str:
-        """Error messages come from the engine, which only knows stored ids."""
-        return message.replace(self.prefix, "")
 
 
 class BodyLimit:
@@ -277,12 +236,6 @@ def create_app(
             raise UnknownRecordError(f"no record with id {record_id!r}")
         return found[0]
 
-    def known_user(t: Tenant, user_id: str) -> str:
-        uid = t.scope(user_id)
-        if not mem.store.has_user(uid):
-            raise UnknownUserError(f"user {user_id!r} has no memories")
-        return uid
-
     # -- errors ---------------------------------------------------------------------------
 
     def _scrubbed(request: Request, message: str) -> str:
@@ -342,13 +295,13 @@ def create_app(
     @app.post("/v1/search", response_model=s.PacketOut, tags=["memory"],
               summary="State-aligned, labelled evidence for a query")
     def search(body: s.SearchRequest, t: Auth) -> dict[str, Any]:
-        packet = mem.search(body.query, known_user(t, body.user_id), k=body.k, at=body.at)
+        packet = mem.search(body.query, t.scope(body.user_id), k=body.k, at=body.at)
         return t.unscope(packet.to_dict())  # type: ignore[no-any-return]
 
     @app.post("/v1/answer", response_model=s.AnswerOut, tags=["memory"],
               summary="Answer from the state the question asks about")
     def answer(body: s.AnswerRequest, t: Auth) -> dict[str, Any]:
-        ans = mem.answer(body.question, known_user(t, body.user_id), k=body.k, at=body.at)
+        ans = mem.answer(body.question, t.scope(body.user_id), k=body.k, at=body.at)
         return t.unscope(ans.to_dict())  # type: ignore[no-any-return]
 
     @app.get("/v1/users", response_model=s.UsersOut, tags=["inspection"],
@@ -363,10 +316,7 @@ def create_app(
         ledger: Annotated[Literal["accepted", "pending", "history", "all"],
                           Query(description="which ledger; 'all' for every state")] = "accepted",
     ) -> list[dict[str, Any]]:
-        uid = known_user(t, user_id)
-        ledgers = list(Ledger) if ledger == "all" else [Ledger(ledger)]
-        recs = [r for lg in ledgers for r in mem.records(uid, lg)]
-        recs.sort(key=lambda r: (r.valid_from, r.recorded_at))
+        recs = mem.records(t.scope(user_id), ledger)
         return t.unscope([r.to_dict() for r in recs])  # type: ignore[no-any-return]
 
     @app.get("/v1/records/{record_id}/history", response_model=list[s.RecordOut],
@@ -387,7 +337,7 @@ def create_app(
                 summary="Erase a user: every record, state and log entry")
     def forget_user(user_id: str, t: Auth) -> dict[str, Any]:
         with write_lock:
-            uid = known_user(t, user_id)
+            uid = t.scope(user_id)
             return {"user_id": user_id, "deleted_records": mem.forget_user(uid)}
 
     @app.post("/v1/pending/{record_id}/resolve", response_model=s.TransactionOut,
@@ -404,7 +354,7 @@ def create_app(
     def transactions(
         user_id: str, t: Auth, limit: Annotated[int, Query(ge=1, le=1000)] = 100
     ) -> list[dict[str, Any]]:
-        return t.unscope(mem.transactions(known_user(t, user_id), limit))  # type: ignore[no-any-return]
+        return t.unscope(mem.transactions(t.scope(user_id), limit))  # type: ignore[no-any-return]
 
     # -- pages ------------------------------------------------------------------------------
 

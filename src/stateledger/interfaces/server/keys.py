@@ -30,6 +30,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from stateledger.errors import InvalidInputError, StoreError
+from stateledger.interfaces.tenancy import validate_tenant
 
 __all__ = [
     "KEY_PREFIX",
@@ -41,17 +42,8 @@ __all__ = [
 ]
 
 KEY_PREFIX = "sl"
-_TENANT = re.compile(r"[A-Za-z0-9_-]{1,32}")  # no ':' so "tenant:user" splits unambiguously
 _KEY = re.compile(r"sl_([0-9a-f]{12})_([A-Za-z0-9_-]{20,128})")
 _SCHEMA_VERSION = 1
-
-
-def validate_tenant(value: object) -> str:
-    if not isinstance(value, str) or not _TENANT.fullmatch(value):
-        raise InvalidInputError(
-            f"tenant must be 1-32 characters of letters, digits, '_' or '-', got {value!r}"
-        )
-    return value
 
 
 def default_keys_path(db: str | None) -> Path:
