@@ -5,6 +5,7 @@ three ledgers (accepted, pending, history); every answer comes from the state th
 asks about, with evidence labelled current / historical / transition.
 """
 
+from stateledger.async_memory import AsyncMemory
 from stateledger.core.model import (
     Action,
     Answer,
@@ -46,6 +47,7 @@ __all__ = [
     "Action",
     "AmbiguousIdError",
     "Answer",
+    "AsyncMemory",
     "ConflictError",
     "DataError",
     "Decision",
