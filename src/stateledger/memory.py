@@ -10,8 +10,8 @@ import contextlib
 import random
 import time
 import uuid
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import replace
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
@@ -28,6 +28,7 @@ from stateledger.core.labels import label_for
 from stateledger.core.model import (
     CHAIN_LINKS,
     LIVE,
+    MESSAGE_FIELDS,
     Action,
     Answer,
     Decision,
@@ -35,6 +36,7 @@ from stateledger.core.model import (
     Evidence,
     Ledger,
     LinkType,
+    Message,
     Packet,
     Record,
     Relation,
@@ -84,6 +86,7 @@ OTHER_SLOT_WEIGHT = 0.5  # relevance factor of a record whose slot the question 
 LIST_POOL = 30  # ... for a question that asks for every matching state ("all the names")
 BELIEF_RECORDS = 200  # records read for a belief question (the thing's states, the people)
 MIN_ID_PREFIX = 6  # shortest record id prefix full_id looks up (tables show 8)
+BULK_CHUNK = 256  # add_many: messages whose statements are embedded in one batch
 WRITE_ATTEMPTS = 8  # decide-and-commit rounds when other writers keep changing the same records
 RESOLVE_POLICY = "resolve"
 T = TypeVar("T")  # policy name logged for explicit confirm/deny of a pending record
@@ -192,16 +195,52 @@ class Memory:
         ``speaker`` names who said it when that is not the user (e.g. the other person in a
         conversation); their first-person facts are then about them, not the user.
         """
-        message = validate.text(text, limit=validate.MAX_MESSAGE_CHARS)
-        uid = validate.user_id(user_id)
-        when = validate.timestamp(at) if at is not None else datetime.now(UTC)
-        src = validate.source(source)
-        who = validate.speaker(speaker)
-        provenance = validate.provenance(provenance)
-        pieces = split_statements(message)
-        if not pieces:
-            return self._nothing_to_remember(uid, message, when)
-        vectors = self.embedder.embed([p.text for p in pieces])
+        msg = _Checked.of(text, user_id, at, source, speaker, provenance)
+        pieces = split_statements(msg.text)
+        vectors = self.embedder.embed([p.text for p in pieces]) if pieces else None
+        return self._remember(msg, pieces, vectors)
+
+    def add_many(
+        self,
+        messages: Iterable[Message | Mapping[str, Any]],
+        *,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> list[Transaction]:
+        """``add`` for many messages at once (an import): every
+        message is checked before anything is written (a bad one raises, naming its
+        position, and the store is unchanged); statements are embedded in large batches;
+        then each message is decided and committed as ``add`` would, **in time order**
+        (backdated and out-of-order messages land where they belong in each fact's
+        history). Returns the transactions in the order given.
+
+        Each message is its own store transaction: an interrupted import keeps every
+        message committed before it. ``progress(done, total)`` is called as messages land.
+        """
+        checked = [_Checked.of_message(m, i) for i, m in enumerate(messages)]
+        order = sorted(range(len(checked)), key=lambda i: checked[i].at)  # stable
+        out: list[Transaction | None] = [None] * len(checked)
+        for start in range(0, len(order), BULK_CHUNK):
+            chunk = order[start:start + BULK_CHUNK]
+            pieces = [split_statements(checked[i].text) for i in chunk]
+            flat = [p.text for ps in pieces for p in ps]
+            vectors = self.embedder.embed(flat) if flat else np.zeros((0, EMBEDDING_DIM))
+            per_message, offset = [], 0
+            for ps in pieces:
+                per_message.append(vectors[offset:offset + len(ps)] if ps else None)
+                offset += len(ps)
+            for i, ps, vs in zip(chunk, pieces, per_message, strict=True):
+                out[i] = self._remember(checked[i], ps, vs)
+                if progress is not None:
+                    progress(start + chunk.index(i) + 1, len(order))
+        return [tx for tx in out if tx is not None]
+
+    def _remember(self, msg: _Checked, pieces: Sequence[Piece], vectors: np.ndarray | None
+                  ) -> Transaction:
+        """Decide and commit one checked message whose statements are embedded."""
+        uid, when, src, who, provenance = (msg.user_id, msg.at, msg.source, msg.speaker,
+                                           msg.provenance)
+        if not pieces or vectors is None:
+            return self._nothing_to_remember(uid, msg.text, when)
 
         def decide_and_commit() -> list[tuple[Diff, Transaction]]:
             # Read before the candidates: a commit of this user in between refuses ours.
@@ -667,6 +706,50 @@ class Memory:
                 seen[r.id] = r
             frontier = fresh
         return list(seen.values())
+
+
+@dataclass(frozen=True)
+class _Checked:
+    """A message's arguments, validated (what ``add`` and ``add_many`` decide on)."""
+
+    text: str
+    user_id: str
+    at: datetime
+    source: Source
+    speaker: str | None
+    provenance: str | None
+
+    @classmethod
+    def of(cls, text: object, user_id: object, at: object, source: object, speaker: object,
+           provenance: object) -> _Checked:
+        return cls(validate.text(text, limit=validate.MAX_MESSAGE_CHARS),
+                   validate.user_id(user_id),
+                   validate.timestamp(at) if at is not None else datetime.now(UTC),
+                   validate.source(source), validate.speaker(speaker),
+                   validate.provenance(provenance))
+
+    @classmethod
+    def of_message(cls, message: object, index: int) -> _Checked:
+        """A ``Message`` or a mapping with its fields; errors name the message's index."""
+        if isinstance(message, Message):
+            fields = {f: getattr(message, f) for f in MESSAGE_FIELDS}
+        elif isinstance(message, Mapping):
+            unknown = sorted(set(map(str, message)) - set(MESSAGE_FIELDS))
+            if unknown:
+                raise InvalidInputError(f"message {index}: unknown field(s) {unknown}; "
+                                        f"expected {list(MESSAGE_FIELDS)}")
+            fields = dict(message)
+        else:
+            raise InvalidInputError(f"message {index} must be a Message or a mapping, got "
+                                    f"{type(message).__name__}")
+        if "text" not in fields or "user_id" not in fields:
+            raise InvalidInputError(f"message {index}: text and user_id are required")
+        try:
+            return cls.of(fields["text"], fields["user_id"], fields.get("at"),
+                          fields.get("source", Source.USER.value), fields.get("speaker"),
+                          fields.get("provenance"))
+        except InvalidInputError as exc:
+            raise type(exc)(f"message {index}: {exc}") from None
 
 
 class Relevance(Protocol):

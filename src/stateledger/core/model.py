@@ -249,6 +249,22 @@ def stale_changes(diffs: Sequence[Diff], current: Mapping[str, Status]) -> list[
 
 
 @dataclass(frozen=True)
+class Message:
+    """One message for ``Memory.add_many``: ``add``'s arguments as a value (a mapping with
+    these keys works too)."""
+
+    text: str
+    user_id: str
+    at: Any = None  # any validate.TimeInput; None = now
+    source: str = "user"
+    speaker: str | None = None
+    provenance: str | None = None
+
+
+MESSAGE_FIELDS = ("text", "user_id", "at", "source", "speaker", "provenance")
+
+
+@dataclass(frozen=True)
 class Transaction:
     """The outcome of one ``Memory.add``: the decision and what it wrote."""
 
