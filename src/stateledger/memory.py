@@ -10,8 +10,8 @@ import contextlib
 import random
 import time
 import uuid
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
@@ -28,7 +28,6 @@ from stateledger.core.labels import label_for
 from stateledger.core.model import (
     CHAIN_LINKS,
     LIVE,
-    MESSAGE_FIELDS,
     Action,
     Answer,
     Decision,
@@ -195,7 +194,7 @@ class Memory:
         ``speaker`` names who said it when that is not the user (e.g. the other person in a
         conversation); their first-person facts are then about them, not the user.
         """
-        msg = _Checked.of(text, user_id, at, source, speaker, provenance)
+        msg = validate.CheckedMessage.of(text, user_id, at, source, speaker, provenance)
         pieces = split_statements(msg.text)
         vectors = self.embedder.embed([p.text for p in pieces]) if pieces else None
         return self._remember(msg, pieces, vectors)
@@ -216,7 +215,7 @@ class Memory:
         Each message is its own store transaction: an interrupted import keeps every
         message committed before it. ``progress(done, total)`` is called as messages land.
         """
-        checked = [_Checked.of_message(m, i) for i, m in enumerate(messages)]
+        checked = [validate.CheckedMessage.of_message(m, i) for i, m in enumerate(messages)]
         order = sorted(range(len(checked)), key=lambda i: checked[i].at)  # stable
         out: list[Transaction | None] = [None] * len(checked)
         for start in range(0, len(order), BULK_CHUNK):
@@ -234,8 +233,8 @@ class Memory:
                     progress(start + chunk.index(i) + 1, len(order))
         return [tx for tx in out if tx is not None]
 
-    def _remember(self, msg: _Checked, pieces: Sequence[Piece], vectors: np.ndarray | None
-                  ) -> Transaction:
+    def _remember(self, msg: validate.CheckedMessage, pieces: Sequence[Piece],
+                  vectors: np.ndarray | None) -> Transaction:
         """Decide and commit one checked message whose statements are embedded."""
         uid, when, src, who, provenance = (msg.user_id, msg.at, msg.source, msg.speaker,
                                            msg.provenance)
@@ -691,6 +690,23 @@ class Memory:
     def users(self) -> list[str]:
         return self.store.users()
 
+    def export(self, user_id: str | None = None) -> Iterator[dict[str, Any]]:
+        """Everything of one user (every user when None) as export lines
+        (``core.transfer``): records with links and embeddings, then the log. ``restore``
+        puts them back exactly."""
+        from stateledger.exchange import export_lines
+
+        users = self.users() if user_id is None else [validate.user_id(user_id)]
+        return export_lines(self.store, users)
+
+    def restore(self, lines: Iterable[Mapping[str, Any]]) -> dict[str, int]:
+        """Put export lines back verbatim, in one transaction (every line is checked first;
+        a record already in this store refuses the whole restore). Returns the counts."""
+        from stateledger.exchange import restore_lines
+
+        return restore_lines(self.store, ((f"line {n}", line)
+                                          for n, line in enumerate(lines, 1)))
+
     def _chain(self, record_id: str) -> list[Record]:
         if not isinstance(record_id, str) or not record_id:
             raise UnknownRecordError(f"no record with id {record_id!r}")
@@ -706,50 +722,6 @@ class Memory:
                 seen[r.id] = r
             frontier = fresh
         return list(seen.values())
-
-
-@dataclass(frozen=True)
-class _Checked:
-    """A message's arguments, validated (what ``add`` and ``add_many`` decide on)."""
-
-    text: str
-    user_id: str
-    at: datetime
-    source: Source
-    speaker: str | None
-    provenance: str | None
-
-    @classmethod
-    def of(cls, text: object, user_id: object, at: object, source: object, speaker: object,
-           provenance: object) -> _Checked:
-        return cls(validate.text(text, limit=validate.MAX_MESSAGE_CHARS),
-                   validate.user_id(user_id),
-                   validate.timestamp(at) if at is not None else datetime.now(UTC),
-                   validate.source(source), validate.speaker(speaker),
-                   validate.provenance(provenance))
-
-    @classmethod
-    def of_message(cls, message: object, index: int) -> _Checked:
-        """A ``Message`` or a mapping with its fields; errors name the message's index."""
-        if isinstance(message, Message):
-            fields = {f: getattr(message, f) for f in MESSAGE_FIELDS}
-        elif isinstance(message, Mapping):
-            unknown = sorted(set(map(str, message)) - set(MESSAGE_FIELDS))
-            if unknown:
-                raise InvalidInputError(f"message {index}: unknown field(s) {unknown}; "
-                                        f"expected {list(MESSAGE_FIELDS)}")
-            fields = dict(message)
-        else:
-            raise InvalidInputError(f"message {index} must be a Message or a mapping, got "
-                                    f"{type(message).__name__}")
-        if "text" not in fields or "user_id" not in fields:
-            raise InvalidInputError(f"message {index}: text and user_id are required")
-        try:
-            return cls.of(fields["text"], fields["user_id"], fields.get("at"),
-                          fields.get("source", Source.USER.value), fields.get("speaker"),
-                          fields.get("provenance"))
-        except InvalidInputError as exc:
-            raise type(exc)(f"message {index}: {exc}") from None
 
 
 class Relevance(Protocol):

@@ -235,9 +235,9 @@ def load_beam(path: str | os.PathLike[str] | None = None,
     return [_load_chat(root / "chats" / str(n), n) for n in wanted]
 
 
-def _load_chat(folder: Path, chat_id: int) -> BeamChat:
-    where = f"BEAM chat {chat_id}"
-    raw = _read_json(folder / "chat.json", where)
+def load_beam_messages(chat_json: Path, where: str) -> list[BeamMessage]:
+    """A BEAM chat's user messages (``chat.json``), in id and time order."""
+    raw = _read_json(chat_json, where)
     if not isinstance(raw, list) or not raw:
         raise DataError(f"{where}: chat.json is not a non-empty list of sessions")
     messages: list[BeamMessage] = []
@@ -248,6 +248,12 @@ def _load_chat(folder: Path, chat_id: int) -> BeamChat:
         if not (prev.id < nxt.id and prev.at < nxt.at):
             raise DataError(f"{where}: messages {prev.id} and {nxt.id} are not in id and time "
                             "order (sessions out of date order?)")
+    return messages
+
+
+def _load_chat(folder: Path, chat_id: int) -> BeamChat:
+    where = f"BEAM chat {chat_id}"
+    messages = load_beam_messages(folder / "chat.json", where)
     probes = _read_json(folder / "probing_questions" / "probing_questions.json", where)
     if not isinstance(probes, dict) or not isinstance(probes.get("knowledge_update"), list):
         raise DataError(f"{where}: probing_questions.json has no knowledge_update list")

@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import UTC, date, datetime
 
-from stateledger.core.model import Ledger, Source
+from stateledger.core.model import MESSAGE_FIELDS, Ledger, Message, Source
 from stateledger.errors import InvalidInputError, InvalidTextError, InvalidTimeError
 
 MAX_TEXT_CHARS = 8_000  # a single statement or name; messages have their own limit
@@ -164,3 +166,45 @@ def limit(value: object, *, what: str = "limit") -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_LIMIT:
         raise InvalidInputError(f"{what} must be an integer from 0 to {MAX_LIMIT:,}; got {value!r}")
     return value
+
+
+@dataclass(frozen=True)
+class CheckedMessage:
+    """A message's arguments, validated (what ``Memory.add`` and ``add_many`` decide on)."""
+
+    text: str
+    user_id: str
+    at: datetime
+    source: Source
+    speaker: str | None
+    provenance: str | None
+
+    @classmethod
+    def of(cls, text_: object, user_id_: object, at: object, source_: object,
+           speaker_: object, provenance_: object) -> CheckedMessage:
+        return cls(text(text_, limit=MAX_MESSAGE_CHARS), user_id(user_id_),
+                   timestamp(at) if at is not None else datetime.now(UTC),
+                   source(source_), speaker(speaker_), provenance(provenance_))
+
+    @classmethod
+    def of_message(cls, message: object, index: int) -> CheckedMessage:
+        """A ``Message`` or a mapping with its fields; errors name the message's index."""
+        if isinstance(message, Message):
+            fields = {f: getattr(message, f) for f in MESSAGE_FIELDS}
+        elif isinstance(message, Mapping):
+            unknown = sorted(set(map(str, message)) - set(MESSAGE_FIELDS))
+            if unknown:
+                raise InvalidInputError(f"message {index}: unknown field(s) {unknown}; "
+                                        f"expected {list(MESSAGE_FIELDS)}")
+            fields = dict(message)
+        else:
+            raise InvalidInputError(f"message {index} must be a Message or a mapping, got "
+                                    f"{type(message).__name__}")
+        if "text" not in fields or "user_id" not in fields:
+            raise InvalidInputError(f"message {index}: text and user_id are required")
+        try:
+            return cls.of(fields["text"], fields["user_id"], fields.get("at"),
+                          fields.get("source", Source.USER.value), fields.get("speaker"),
+                          fields.get("provenance"))
+        except InvalidInputError as exc:
+            raise type(exc)(f"message {index}: {exc}") from None

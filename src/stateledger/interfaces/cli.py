@@ -10,11 +10,13 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import os
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from stateledger.errors import StateLedgerError
+from stateledger.errors import InvalidInputError, StateLedgerError
+from stateledger.importers import FORMATS
 from stateledger.interfaces.llm_options import add_llm_arguments
 
 # module path -> function(subparsers) that adds one command group
@@ -35,12 +37,13 @@ def add_command_groups(sub: Any, modules: Sequence[str]) -> None:
 
 
 def _memory(args: argparse.Namespace) -> Any:
-    """The Memory a command works on. Only ``add`` creates a database: any other command
-    on a path with none is an error naming it (a typo must not look like an empty memory)."""
+    """The Memory a command works on. Only ``add`` and ``import`` create a database: any
+    other command on a path with none is an error naming it (a typo must not look like an
+    empty memory)."""
     from stateledger.interfaces.llm_options import memory_options
     from stateledger.memory import Memory
 
-    return Memory(args.db, create=args.command == "add", **memory_options(args))
+    return Memory(args.db, create=args.command in ("add", "import"), **memory_options(args))
 
 
 def _user(args: argparse.Namespace) -> str:
@@ -164,6 +167,63 @@ def cmd_check(args: argparse.Namespace) -> int:
     return 1 if problems else 0
 
 
+def cmd_export(args: argparse.Namespace) -> None:
+    from stateledger.exchange import write_jsonl
+
+    with _memory(args) as mem:
+        lines = mem.export(_user(args) if args.user else None)
+        if args.out == "-":
+            count = write_jsonl(lines, sys.stdout)
+        else:
+            # Owner-only from the first byte: an export holds everything the users said.
+            fd = os.open(args.out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            with os.fdopen(fd, "w", encoding="utf-8") as out:
+                count = write_jsonl(lines, out)
+    if args.out != "-":
+        print(f"wrote {count} line(s) to {args.out}", file=sys.stderr)
+
+
+def cmd_import(args: argparse.Namespace) -> None:
+    from pathlib import Path
+
+    from stateledger.exchange import read_jsonl
+    from stateledger.importers import detect_format, messages_from
+
+    path = Path(args.file)
+    if not path.exists():
+        raise InvalidInputError(f"no file or folder {args.file!r}")
+    fmt = detect_format(path) if args.format == "auto" else args.format
+    with _memory(args) as mem:
+        if fmt == "export":
+            counts = mem.restore(line for _, line in read_jsonl(path))
+            payload: dict[str, Any] = {"format": fmt, **counts}
+        else:
+            if not args.user:
+                raise InvalidInputError(f"--user is required to import a {fmt} transcript")
+            messages = messages_from(path, fmt, _user(args))
+            txs = mem.add_many(messages, progress=_progress_printer(len(messages)))
+            actions: dict[str, int] = {}
+            for tx in txs:
+                actions[tx.action.value] = actions.get(tx.action.value, 0) + 1
+            payload = {"format": fmt, "messages": len(txs), "actions": actions}
+
+    def render() -> None:
+        print(" ".join(f"{k}={v}" for k, v in payload.items()))
+
+    _emit(args, payload, render)
+
+
+def _progress_printer(total: int) -> Callable[[int, int], None]:
+    """Progress on stderr: a line every tenth of the way (logs stay short)."""
+    step = max(1, total // 10)
+
+    def show(done: int, total: int) -> None:
+        if done % step == 0 or done == total:
+            print(f"imported {done}/{total} messages", file=sys.stderr, flush=True)
+
+    return show
+
+
 def cmd_resolve(args: argparse.Namespace) -> None:
     with _memory(args) as mem:
         tx = mem.resolve(mem.full_id(args.record_id), confirm=args.confirm, at=args.at)
@@ -246,6 +306,24 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("forget-user", help="erase a user: every record and log entry")
     _common(p)
     p.set_defaults(func=cmd_forget_user)
+
+    p = sub.add_parser("export", help="write users' records and log as JSONL (lossless)")
+    p.add_argument("--out", required=True, help="file to write ('-' for stdout), owner-only")
+    _common(p, user=False)
+    p.add_argument("--user", default=None, help="one user (default: every user)")
+    p.add_argument("--tenant", default=None, help="the REST tenant of --user")
+    p.set_defaults(func=cmd_export)
+
+    p = sub.add_parser("import", help="an export, a chat transcript or a mem0 export")
+    p.add_argument("file", help="a file (or a BEAM chat folder)")
+    p.add_argument("--format", default="auto", choices=["auto", *FORMATS],
+                   help="export (stateledger JSONL), openai (chat messages), mem0 (get_all "
+                   "JSON), locomo, beam; default: from the file's layout")
+    _common(p, user=False)
+    p.add_argument("--user", default=None, help="the user a transcript is about")
+    p.add_argument("--tenant", default=None, help="the REST tenant of --user")
+    add_llm_arguments(p, answerer=False, controller=False)
+    p.set_defaults(func=cmd_import)
 
     p = sub.add_parser("check", help="integrity and invariant checks (exit 1 on a problem)")
     _common(p, user=False)

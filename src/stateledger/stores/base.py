@@ -45,6 +45,13 @@ class Store(Protocol):
         must not both append one)."""
         ...
 
+    def restore(self, records: Sequence[Record], log: Sequence[Mapping[str, Any]]) -> None:
+        """Put exported records (with their links and embeddings) and log entries (every
+        column, ``logged_at`` too) back verbatim, in one transaction: the lossless inverse
+        of reading them out (``Memory.export``). Refused with StoreError, nothing written,
+        when a record id is already in the store."""
+        ...
+
     def version(self, user_id: str) -> int:
         """A number that changes whenever something of this user is committed (the sequence
         number of their last log entry; 0 when they have none)."""

@@ -29,7 +29,7 @@ from __future__ import annotations
 import enum
 import threading
 import uuid
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import Any
@@ -384,6 +384,24 @@ class PostgresStore:
             refuse_stale(changes, found)
             for (diff, tx), inserts in zip(changes, rows, strict=True):
                 self._write_diff(cur, diff, tx, inserts)
+
+    def restore(self, records: Sequence[Record], log: Sequence[Mapping[str, Any]]) -> None:
+        sql = self._sql
+        with self._write() as cur:
+            clash = [row[0] for row in cur.execute(sql["lock_statuses"],
+                                                   ([r.id for r in records],)).fetchall()]
+            if clash:
+                raise StoreError(f"{len(clash)} record(s) of the export are already in this "
+                                 f"store (e.g. {sorted(clash)[0]}); restore into a store "
+                                 "without them (forget_user first)")
+            if records:
+                cur.executemany(sql["insert_record"], [self._record_row(r) for r in records])
+            links = [(r.id, lk.dst, LinkType(lk.type).value) for r in records for lk in r.links]
+            if links:
+                cur.executemany(sql["insert_link"], links)
+            if log:
+                cur.executemany(sql["insert_tx"], [tuple(_plain(e[f]) for f in TX_FIELDS)
+                                                   for e in log])
 
     def _write_diff(self, cur: Any, diff: Diff, tx: Transaction, rows: list[Any]) -> None:
         sql = self._sql

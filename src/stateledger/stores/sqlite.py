@@ -22,7 +22,7 @@ import threading
 import time
 import uuid
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
@@ -423,6 +423,21 @@ class SQLiteStore:
         # Only after COMMIT: a rolled-back diff must never reach the in-memory index.
         for diff, _ in changes:
             self._index_after_commit(diff, owner)
+
+    def restore(self, records: Sequence[Record], log: Sequence[Mapping[str, Any]]) -> None:
+        with self._tx("BEGIN IMMEDIATE") as conn:
+            clash = self._owners(conn, [r.id for r in records])
+            if clash:
+                raise StoreError(f"{len(clash)} record(s) of the export are already in this "
+                                 f"store (e.g. {sorted(clash)[0]}); restore into a store "
+                                 "without them (forget_user first)")
+            conn.executemany(f"INSERT INTO records ({_RECORD_COLUMNS}) VALUES ({_marks(15)})",
+                             [self._record_row(r) for r in records])
+            conn.executemany("INSERT OR IGNORE INTO links (src, dst, type) VALUES (?, ?, ?)",
+                             [(r.id, lk.dst, LinkType(lk.type).value)
+                              for r in records for lk in r.links])
+            conn.executemany(_INSERT_TX, [{f: _sql(e[f]) for f in _TX_FIELDS} for e in log])
+        self._index_after_commit(Diff(inserts=tuple(records)), {})
 
     def _write_diff(self, conn: sqlite3.Connection, diff: Diff, tx: Transaction) -> None:
         rows = [self._record_row(r) for r in diff.inserts]
