@@ -17,6 +17,7 @@ require_extra("mcp", "mcp")
 from mcp import ClientSession, StdioServerParameters, stdio_client  # noqa: E402
 
 from stateledger.interfaces.mcp_server import TOOLS  # noqa: E402
+from stateledger.models.rules import RulePolicy  # noqa: E402
 
 USER = "alice"
 
@@ -54,12 +55,25 @@ async def _session(db: Path, errlog: Any) -> dict[str, Any]:
         out["recall"] = _payload(await call("recall", {
             "query": "where did I live before?", "user_id": USER, "k": 3}))
         out["history"] = _payload(await call("history", {
-            "record_id": out["second"]["record_id"]}))
+            "record_id": out["second"]["record_id"], "user_id": USER}))
+        # Another user's record id reads exactly like an unknown one.
+        out["foreign_history"] = await call("history", {
+            "record_id": out["second"]["record_id"], "user_id": "mallory"})
+        out["foreign_forget"] = await call("forget", {
+            "record_id": out["second"]["record_id"], "user_id": "mallory"})
+        pending = _payload(await call("remember", {
+            "text": "I might move to Denver next year", "user_id": USER,
+            "at": "2023-03-01T09:00:00Z"}))
+        out["pending"] = _payload(await call("records", {"user_id": USER,
+                                                         "ledger": "pending"}))
+        out["denied"] = _payload(await call("resolve", {
+            "record_id": pending["record_id"][:8], "action": "deny", "user_id": USER}))
+        out["all"] = _payload(await call("records", {"user_id": USER, "ledger": "all"}))
         out["no_user"] = await call("answer", {"question": "Where do I live?"})
         out["unknown"] = _payload(await call("answer", {"question": "Where?",
                                                         "user_id": "nobody"}))
         out["forget"] = _payload(await call("forget", {
-            "record_id": out["first"]["record_id"]}))
+            "record_id": out["first"]["record_id"], "user_id": USER}))
         out["after"] = _payload(await call("answer", {"question": "Where do I live now?",
                                                       "user_id": USER}))
         await call("remember", {"text": "I have a cat named Miso", "user_id": "erin"})
@@ -98,14 +112,20 @@ def test_mcp_tools_over_stdio(tmp_path: Path) -> None:
     assert [s["status"] for s in states] == ["superseded", "active"]
     assert states[0]["valid_to"] == "2023-02-14T18:00:00+00:00"
     assert {"type": "superseded_by", "to": states[1]["id"]} in states[0]["links"]
+    for foreign in (out["foreign_history"], out["foreign_forget"]):
+        assert foreign.is_error and "no record with id" in foreign.content[0].text
+    assert [r["text"] for r in out["pending"]["records"]] == ["I might move to Denver next year"]
+    assert out["denied"]["action"] == "reject_conflict"
+    assert sorted(r["status"] for r in out["all"]["records"]) == ["active", "rejected",
+                                                                  "superseded"]
 
     # Engine errors reach the agent as readable tool errors, not crashes.
     assert out["no_user"].is_error and "user_id is required" in out["no_user"].content[0].text
     # A user nobody has told anything about is not an error: nothing is in memory.
     assert (out["unknown"]["found"], out["unknown"]["answer"]) == (False, "not in memory")
 
-    # forget deletes the whole chain: both states, and the user is gone.
-    assert sorted(out["forget"]["deleted"]) == sorted(s["id"] for s in states)
+    # forget deletes the whole chain (both states and the denied claim on it).
+    assert set(s["id"] for s in states) <= set(out["forget"]["deleted"])
     assert (out["after"]["found"], out["after"]["answer"]) == (False, "not in memory")
 
     # forget_user erases a user entirely.
@@ -120,3 +140,77 @@ def test_missing_sdk_says_how_to_install(monkeypatch: pytest.MonkeyPatch) -> Non
     monkeypatch.setitem(sys.modules, "mcp.server.mcpserver", None)
     with pytest.raises(MissingDependencyError, match=r"pip install 'stateledger\[mcp\]'"):
         build_server(None)  # type: ignore[arg-type]
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+async def _http_calls(url: str, key: str | None, calls: list[tuple[str, dict[str, Any]]]
+                      ) -> list[Any]:
+    from mcp.client.streamable_http import streamable_http_client
+    from mcp.shared._httpx_utils import create_mcp_http_client
+
+    headers = {"Authorization": f"Bearer {key}"} if key else {}
+    async with create_mcp_http_client(headers=headers) as http, streamable_http_client(
+            url, http_client=http) as (read, write), ClientSession(read, write) as session:
+        await session.initialize()
+        return [await session.call_tool(name, args) for name, args in calls]
+
+
+def test_mcp_over_streamable_http_with_api_keys(tmp_path: Path) -> None:
+    """`stateledger mcp --http`: the SDK's own HTTP client, a key per tenant, the tenant
+    scoping user ids as the REST server does; no key, no session."""
+    import subprocess
+    import time
+
+    import httpx
+
+    from stateledger.interfaces.server.keys import KeyStore
+
+    db = tmp_path / "m.db"
+    store = KeyStore(tmp_path / "m.keys.db")
+    acme, globex = store.create("acme").key, store.create("globex").key
+    port = _free_port()
+    exe = Path(sys.executable).with_name("stateledger")
+    cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "stateledger.interfaces.cli"]
+    proc = subprocess.Popen([*cmd, "mcp", "--http", "--port", str(port), "--db", str(db),
+                             "--policy", "rules"], stderr=subprocess.PIPE, text=True)
+    url = f"http://127.0.0.1:{port}/mcp"
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                httpx.get(f"http://127.0.0.1:{port}/", timeout=1)
+                break
+            except httpx.TransportError:
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError(proc.stderr.read() if proc.stderr else "no server") from None
+                time.sleep(0.2)
+        assert httpx.post(url, json={}).status_code == 401  # no key
+        assert httpx.post(url, json={}, headers={"Authorization": "Bearer sl_x_y"}
+                          ).status_code == 401
+        a = asyncio.run(_http_calls(url, acme, [
+            ("remember", {"text": "I live in Oslo.", "user_id": "dave"}),
+            ("answer", {"question": "Where do I live?", "user_id": "dave"}),
+            ("records", {"user_id": "dave", "ledger": "all"}),
+        ]))
+        b = asyncio.run(_http_calls(url, globex, [
+            ("answer", {"question": "Where do I live?", "user_id": "dave"}),
+            ("history", {"record_id": _payload(a[0])["record_id"], "user_id": "dave"}),
+        ]))
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+    assert "Oslo" in _payload(a[1])["answer"]
+    assert [r["text"] for r in _payload(a[2])["records"]] == ["I live in Oslo."]
+    assert _payload(b[0])["found"] is False  # globex's dave is another user
+    assert b[1].is_error and "no record with id" in b[1].content[0].text
+    from stateledger import Memory
+
+    with Memory(db, create=False, policy=RulePolicy()) as mem:
+        assert mem.users() == ["acme:dave"]  # stored as the REST server stores it

@@ -164,8 +164,9 @@ def run_perf(n_records: int, *, adds: int = 200, queries: int = 200, seed: int =
             tick("add", i + 1, adds)
         # add_many against single adds of the same messages, each on a user of its own with
         # no history (so both decide against the same, growing banks), back to back.
-        messages = [{"text": t, "user_id": "perf-bulk", "at": when + timedelta(seconds=i)}
-                    for i, t in enumerate(extra)]
+        messages: list[dict[str, Any]] = [
+            {"text": t, "user_id": "perf-bulk", "at": when + timedelta(seconds=i)}
+            for i, t in enumerate(extra)]
         t0 = time.perf_counter()
         for m in messages:
             mem.add(m["text"], "perf-single", at=m["at"])
