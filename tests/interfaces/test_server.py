@@ -373,7 +373,12 @@ def test_a_body_that_trickles_in_gets_408(tmp_path: Path) -> None:
         with socket.create_connection((where.hostname, where.port), timeout=10) as conn:
             conn.sendall(b"POST /v1/memories HTTP/1.1\r\nHost: x\r\nContent-Type: "
                          b"application/json\r\nContent-Length: 100\r\n\r\n{\"te")
-            reply = conn.recv(4096).decode()  # the rest of the body never comes
+            # The rest of the body never comes. Read the whole reply: headers and body may
+            # arrive in separate segments (the server closes the connection after it).
+            chunks = []
+            while chunk := conn.recv(4096):
+                chunks.append(chunk)
+            reply = b"".join(chunks).decode()
         assert reply.startswith("HTTP/1.1 408") and "request_timeout" in reply, reply
         assert time.monotonic() - started < 8
 
@@ -387,3 +392,21 @@ def test_dates_and_epoch_seconds_are_times(server: LiveServer, keys: dict[str, s
                                              "at": at})
             assert r.status_code == 200, r.text
             assert r.json()["at"] == expected
+
+
+def test_scopes_and_metadata_over_rest(server: LiveServer, keys: dict[str, str]) -> None:
+    with client(server, keys["acme"]) as c:
+        ok(c.post("/v1/memories", json={"text": "I live in Oslo.", "user_id": "sam",
+                                        "agent_id": "travel", "run_id": "s1",
+                                        "metadata": {"topic": "home"}}))
+        ok(c.post("/v1/memories", json={"text": "I have a dog named Rex.", "user_id": "sam",
+                                        "agent_id": "pets"}))
+        recs = ok(c.get("/v1/users/sam/records", params={"agent_id": "travel"}))
+        assert [(r["text"], r["run_id"], r["metadata"]) for r in recs] == [
+            ("I live in Oslo.", "s1", {"topic": "home"})]
+        hits = ok(c.post("/v1/search", json={"query": "what do I have?", "user_id": "sam",
+                                             "metadata": {"topic": "home"}}))
+        assert [i["record"]["text"] for i in hits["items"]] == ["I live in Oslo."]
+        err(c.post("/v1/memories", json={"text": "I have a cat.", "user_id": "sam",
+                                         "metadata": {"x": "y" * 20_000}}),
+            422, "invalid_input")
