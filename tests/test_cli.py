@@ -209,3 +209,23 @@ def test_cli_version(capsys: pytest.CaptureFixture[str]) -> None:
         main(["--version"])
     assert done.value.code == 0
     assert capsys.readouterr().out.strip() == f"stateledger {__version__}"
+
+
+def test_cli_scopes_and_metadata(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = str(tmp_path / "m.db")
+    run(capsys, "add", "I live in Oslo.", "--user", "u", "--agent", "travel", "--run", "s1",
+        "--metadata", '{"topic": "home", "n": 2}', "--db", db, "--json")
+    run(capsys, "add", "I have a dog named Rex.", "--user", "u", "--agent", "pets", "--db", db,
+        "--json")
+    home = run(capsys, "records", "--user", "u", "--where", "topic=home", "--where", "n=2",
+               "--db", db, "--json")
+    assert isinstance(home, list) and [r["text"] for r in home] == ["I live in Oslo."]
+    assert home[0]["metadata"] == {"topic": "home", "n": 2} and home[0]["run_id"] == "s1"
+    pets = run(capsys, "search", "what do I have?", "--user", "u", "--agent", "pets", "--db",
+               db, "--json")
+    assert isinstance(pets, dict)
+    assert [i["record"]["text"] for i in pets["items"]] == ["I have a dog named Rex."]
+    assert main(["add", "I have a cat.", "--user", "u", "--metadata", "[1]", "--db", db]) == 2
+    assert "must be a JSON object" in capsys.readouterr().err
+    assert main(["records", "--user", "u", "--where", "novalue", "--db", db]) == 2
+    assert "KEY=VALUE" in capsys.readouterr().err

@@ -10,12 +10,20 @@ from __future__ import annotations
 
 import asyncio
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
 
-from stateledger.core.model import Answer, Ledger, Packet, Record, Source, Transaction
+from stateledger.core.model import (
+    Answer,
+    Ledger,
+    Message,
+    Packet,
+    Record,
+    Source,
+    Transaction,
+)
 from stateledger.core.validate import TimeInput
 from stateledger.memory import Memory
 
@@ -49,9 +57,17 @@ class AsyncMemory:
 
     async def add(self, text: str, user_id: str, *, at: TimeInput | None = None,
                   source: str | Source = Source.USER, speaker: str | None = None,
-                  provenance: str | None = None) -> Transaction:
+                  provenance: str | None = None, agent_id: str | None = None,
+                  run_id: str | None = None, metadata: Mapping[str, Any] | None = None
+                  ) -> Transaction:
         return await self._run(self.memory.add, text, user_id, at=at, source=source,
-                               speaker=speaker, provenance=provenance)
+                               speaker=speaker, provenance=provenance, agent_id=agent_id,
+                               run_id=run_id, metadata=metadata)
+
+    async def add_many(self, messages: Iterable[Message | Mapping[str, Any]], *,
+                       progress: Callable[[int, int], None] | None = None
+                       ) -> list[Transaction]:
+        return await self._run(self.memory.add_many, list(messages), progress=progress)
 
     async def resolve(self, record_id: str, confirm: bool,
                       at: TimeInput | None = None) -> Transaction:
@@ -66,16 +82,24 @@ class AsyncMemory:
     # -- read path --------------------------------------------------------------------------
 
     async def search(self, query: str, user_id: str, *, k: int = 5,
-                     at: TimeInput | None = None) -> Packet:
-        return await self._run(self.memory.search, query, user_id, k=k, at=at)
+                     at: TimeInput | None = None, agent_id: str | None = None,
+                     run_id: str | None = None, metadata: Mapping[str, Any] | None = None
+                     ) -> Packet:
+        return await self._run(self.memory.search, query, user_id, k=k, at=at,
+                               agent_id=agent_id, run_id=run_id, metadata=metadata)
 
     async def answer(self, question: str, user_id: str, *, k: int = 5,
-                     at: TimeInput | None = None) -> Answer:
-        return await self._run(self.memory.answer, question, user_id, k=k, at=at)
+                     at: TimeInput | None = None, agent_id: str | None = None,
+                     run_id: str | None = None, metadata: Mapping[str, Any] | None = None
+                     ) -> Answer:
+        return await self._run(self.memory.answer, question, user_id, k=k, at=at,
+                               agent_id=agent_id, run_id=run_id, metadata=metadata)
 
-    async def records(self, user_id: str, ledger: str | Ledger = Ledger.ACCEPTED
-                      ) -> list[Record]:
-        return await self._run(self.memory.records, user_id, ledger)
+    async def records(self, user_id: str, ledger: str | Ledger = Ledger.ACCEPTED, *,
+                      agent_id: str | None = None, run_id: str | None = None,
+                      metadata: Mapping[str, Any] | None = None) -> list[Record]:
+        return await self._run(self.memory.records, user_id, ledger, agent_id=agent_id,
+                               run_id=run_id, metadata=metadata)
 
     async def history(self, record_id: str) -> list[Record]:
         return await self._run(self.memory.history, record_id)
@@ -91,6 +115,12 @@ class AsyncMemory:
 
     async def check(self) -> list[str]:
         return await self._run(self.memory.check)
+
+    async def export(self, user_id: str | None = None) -> list[dict[str, Any]]:
+        return await self._run(lambda: list(self.memory.export(user_id)))
+
+    async def restore(self, lines: Iterable[Mapping[str, Any]]) -> dict[str, int]:
+        return await self._run(self.memory.restore, list(lines))
 
     # -- lifecycle --------------------------------------------------------------------------
 

@@ -55,6 +55,7 @@ from stateledger.core.policy import (
 from stateledger.core.profiler import profile_query
 from stateledger.core.question import asks_all, question_subject
 from stateledger.core.resolver import NOT_IN_MEMORY, resolve_open
+from stateledger.core.scope import Scope
 from stateledger.core.segment import Piece, split_statements
 from stateledger.core.statement import analyse_statement, statement_record
 from stateledger.core.validate import TimeInput
@@ -179,6 +180,9 @@ class Memory:
         source: str | Source = Source.USER,
         speaker: str | None = None,
         provenance: str | None = None,
+        agent_id: str | None = None,
+        run_id: str | None = None,
+        metadata: Mapping[str, Any] | None = None,
     ) -> Transaction:
         """Decide and commit a message: each of its statements is one transaction
         (append/noop/revise/...), and all of them land in one store transaction.
@@ -193,8 +197,14 @@ class Memory:
 
         ``speaker`` names who said it when that is not the user (e.g. the other person in a
         conversation); their first-person facts are then about them, not the user.
+
+        ``agent_id`` and ``run_id`` (the agent and the session that recorded it) and
+        ``metadata`` (a JSON object) are kept on every record the message writes, for reads
+        to filter on (``search``/``answer``/``records`` take the same arguments). They never
+        change a decision: a fact about the user holds across agents and sessions.
         """
-        msg = validate.CheckedMessage.of(text, user_id, at, source, speaker, provenance)
+        msg = validate.CheckedMessage.of(text, user_id, at, source, speaker, provenance,
+                                         agent_id, run_id, metadata)
         pieces = split_statements(msg.text)
         vectors = self.embedder.embed([p.text for p in pieces]) if pieces else None
         return self._remember(msg, pieces, vectors)
@@ -236,15 +246,14 @@ class Memory:
     def _remember(self, msg: validate.CheckedMessage, pieces: Sequence[Piece],
                   vectors: np.ndarray | None) -> Transaction:
         """Decide and commit one checked message whose statements are embedded."""
-        uid, when, src, who, provenance = (msg.user_id, msg.at, msg.source, msg.speaker,
-                                           msg.provenance)
+        uid, when, who, provenance = msg.user_id, msg.at, msg.speaker, msg.provenance
         if not pieces or vectors is None:
             return self._nothing_to_remember(uid, msg.text, when)
 
         def decide_and_commit() -> list[tuple[Diff, Transaction]]:
             # Read before the candidates: a commit of this user in between refuses ours.
             version = self.store.version(uid)
-            changes = self._decide_message(pieces, vectors, uid, when, src, who, provenance)
+            changes = self._decide_message(pieces, vectors, msg)
             self.store.commit(changes, read_version=version)
             return changes
 
@@ -260,10 +269,10 @@ class Memory:
         return replace(primary, parts=tuple(txs)) if len(txs) > 1 else primary
 
     def _decide_message(
-        self, pieces: Sequence[Piece], vectors: np.ndarray, uid: str, when: datetime,
-        src: Source, who: str | None, provenance: str | None,
+        self, pieces: Sequence[Piece], vectors: np.ndarray, msg: validate.CheckedMessage
     ) -> list[tuple[Diff, Transaction]]:
         """Each statement's diff and transaction, in order; nothing is written."""
+        uid, when, src, who = msg.user_id, msg.at, msg.source, msg.speaker
         overlay: dict[str, Record] = {}  # records this message wrote or changed so far
         changes: list[tuple[Diff, Transaction]] = []
         for i, (piece, vector) in enumerate(zip(pieces, vectors, strict=True)):
@@ -277,8 +286,9 @@ class Memory:
             decision = self._confirm_against_live(
                 decide_one_live(self.policy, statement, candidates), state, overlay)
             record = statement_record(statement, record_id=uuid.uuid4().hex, user_id=uid,
-                                      recorded_at=datetime.now(UTC), provenance=provenance,
-                                      embedding=vector)
+                                      recorded_at=datetime.now(UTC), provenance=msg.provenance,
+                                      embedding=vector, agent_id=msg.agent_id,
+                                      run_id=msg.run_id, metadata=msg.metadata)
             diff, tx = self._plan(decision, record, state, policy=self.policy.name)
             changes.append((diff, tx))
             touched = {r.id for r in diff.inserts} | {u.record_id for u in diff.updates}
@@ -458,25 +468,40 @@ class Memory:
     # -- read path --------------------------------------------------------------------------
 
     def search(
-        self, query: str, user_id: str, *, k: int = 5, at: TimeInput | None = None
+        self, query: str, user_id: str, *, k: int = 5, at: TimeInput | None = None,
+        agent_id: str | None = None, run_id: str | None = None,
+        metadata: Mapping[str, Any] | None = None,
     ) -> Packet:
-        """State-aligned evidence for ``query``: view, labelled top-k items and a trace."""
+        """State-aligned evidence for ``query``: view, labelled top-k items and a trace.
+
+        ``agent_id`` / ``run_id`` / ``metadata`` keep only records added with those (every
+        metadata key given must hold that value); a scoped search ranks the scope's records
+        by exact similarity (a scan of the user's records)."""
         q = validate.text(query, what="query", limit=validate.MAX_QUERY_CHARS)
         uid = validate.user_id(user_id)  # a user with no memories gets an empty packet
         kk = validate.k(k)
         when = validate.optional_timestamp(at)
+        scope = Scope.of(agent_id, run_id, metadata)
         started = time.perf_counter()
         profile = profile_query(q)
         vector = self.embedder.embed([q])[0]
         n = max(self._n_seeds, 2 * kk)
-        hits, seed_trace = self.host.seeds(uid, q, vector, n, SEARCHABLE)
-        records = {r.id: r for r in self.store.get([rid for rid, _ in hits])}
+        get = self.store.get
+        if scope:
+            def get(ids: Iterable[str]) -> list[Record]:
+                return [r for r in self.store.get(ids) if scope.matches(r)]
+
+            hits, seed_trace = self._scoped_seeds(uid, vector, n, scope)
+        else:
+            hits, seed_trace = self.host.seeds(uid, q, vector, n, SEARCHABLE)
+        records = {r.id: r for r in get([rid for rid, _ in hits])}
         seeds = [(records[rid], score) for rid, score in hits if rid in records]
-        seeds += self._slot_seeds(uid, q, {r.id for r, _ in seeds})
+        seeds += [(r, s) for r, s in self._slot_seeds(uid, q, {r.id for r, _ in seeds})
+                  if scope.matches(r)]
         seeds = align_seeds(q, seeds)
         ctl = self.controller
         pool_k = max(kk, CONTROLLER_POOL) if ctl is not None and ctl.mode != "off" else kk
-        items, trace = build_packet(profile, seeds, self.store.get, pool_k, when)
+        items, trace = build_packet(profile, seeds, get, pool_k, when)
         if ctl is not None:
             items, trace["controller"] = self._control(ctl, q, profile.view, items, kk)
             trace["k"], trace["final"] = kk, [e.record.id for e in items]
@@ -484,6 +509,16 @@ class Memory:
         trace["at"] = when.isoformat() if when else None
         trace["elapsed_ms"] = round((time.perf_counter() - started) * 1000, 3)
         return Packet(q, profile.view, tuple(items), trace)
+
+    def _scoped_seeds(self, user_id: str, vector: np.ndarray, n: int, scope: Scope
+                      ) -> tuple[list[tuple[str, float]], dict[str, Any]]:
+        """The ``n`` records of the scope most similar to the query (exact, over the
+        user's searchable records that the scope keeps)."""
+        kept = [r for r in self.store.records(user_id, SEARCHABLE)
+                if scope.matches(r) and r.embedding is not None]
+        scored = sorted(((r.id, float(np.dot(r.embedding, vector))) for r in kept),
+                        key=lambda hit: -hit[1])[:n]
+        return scored, {"host": "scoped scan", "scope": scope.to_dict(), "records": len(kept)}
 
     def _slot_seeds(self, user_id: str, query: str, have: set[str]) -> list[tuple[Record, float]]:
         """Records of the (subject, slot) states the question asks about, from the slot index
@@ -496,7 +531,9 @@ class Memory:
         return out
 
     def answer(
-        self, question: str, user_id: str, *, k: int = 5, at: TimeInput | None = None
+        self, question: str, user_id: str, *, k: int = 5, at: TimeInput | None = None,
+        agent_id: str | None = None, run_id: str | None = None,
+        metadata: Mapping[str, Any] | None = None,
     ) -> Answer:
         """Answer from the evidence about the asked person that states the asked variable,
         in the state the question asks for (``core.resolver.resolve_open``); "not in memory"
@@ -509,10 +546,12 @@ class Memory:
         """
         when = validate.optional_timestamp(at)
         pool_k = LIST_POOL if asks_all(question) else ANSWER_POOL
-        packet = self.search(question, user_id, k=max(k, pool_k), at=when)
+        packet = self.search(question, user_id, k=max(k, pool_k), at=when, agent_id=agent_id,
+                             run_id=run_id, metadata=metadata)
         belief = parse_belief(question)
         if belief is not None:
-            held = self._belief(belief, validate.user_id(user_id), packet, when)
+            held = self._belief(belief, validate.user_id(user_id), packet, when,
+                                Scope.of(agent_id, run_id, metadata))
             if held is not None:
                 return held
         pool = packet.items
@@ -544,13 +583,13 @@ class Memory:
         return self._llm_answer(self.answerer, question, answer)
 
     def _belief(self, question: BeliefQuestion, uid: str, packet: Packet,
-                at: datetime | None) -> Answer | None:
+                at: datetime | None, scope: Scope) -> Answer | None:
         """Where someone believes a thing is (``core.belief``), from every stored state of
         the thing and every entering and leaving of the people asked about."""
         terms = " ".join((question.thing.replace("_", " "), *question.holders))
         hits = self.store.search_text(uid, terms, BELIEF_RECORDS, SEARCHABLE)
         records = [r for r in self.store.get([rid for rid, _ in hits])
-                   if at is None or r.valid_from <= at]
+                   if (at is None or r.valid_from <= at) and scope.matches(r)]
         found = believed(question, records)
         if found is None:
             return None
@@ -631,11 +670,15 @@ class Memory:
 
     # -- inspection ---------------------------------------------------------------------------
 
-    def records(self, user_id: str, ledger: str | Ledger = Ledger.ACCEPTED) -> list[Record]:
+    def records(self, user_id: str, ledger: str | Ledger = Ledger.ACCEPTED, *,
+                agent_id: str | None = None, run_id: str | None = None,
+                metadata: Mapping[str, Any] | None = None) -> list[Record]:
         """A user's records in one ledger (``"all"``: every ledger), oldest first; none for
-        a user with no memories."""
+        a user with no memories. Scopes and metadata filter as in ``search``."""
         lgs = None if ledger == "all" else [validate.ledger(ledger)]
-        return self.store.records(validate.user_id(user_id), lgs)
+        scope = Scope.of(agent_id, run_id, metadata)
+        found = self.store.records(validate.user_id(user_id), lgs)
+        return [r for r in found if scope.matches(r)] if scope else found
 
     def full_id(self, record_id: str) -> str:
         """The record id a full id or a unique prefix of one (at least ``MIN_ID_PREFIX``

@@ -76,7 +76,12 @@ async def _session(db: Path, errlog: Any) -> dict[str, Any]:
             "record_id": out["first"]["record_id"], "user_id": USER}))
         out["after"] = _payload(await call("answer", {"question": "Where do I live now?",
                                                       "user_id": USER}))
-        await call("remember", {"text": "I have a cat named Miso", "user_id": "erin"})
+        await call("remember", {"text": "I have a cat named Miso", "user_id": "erin",
+                                "agent_id": "pets", "metadata": {"topic": "pets"}})
+        out["scoped"] = _payload(await call("records", {"user_id": "erin",
+                                                        "metadata": {"topic": "pets"}}))
+        out["unscoped"] = _payload(await call("records", {"user_id": "erin",
+                                                          "agent_id": "travel"}))
         out["erased"] = _payload(await call("forget_user", {"user_id": "erin"}))
         out["erased_after"] = _payload(await call("recall", {"query": "cat",
                                                              "user_id": "erin"}))
@@ -129,6 +134,9 @@ def test_mcp_tools_over_stdio(tmp_path: Path) -> None:
     assert (out["after"]["found"], out["after"]["answer"]) == (False, "not in memory")
 
     # forget_user erases a user entirely.
+    assert [(r["agent_id"], r["metadata"]) for r in out["scoped"]["records"]] == [
+        ("pets", {"topic": "pets"})]
+    assert out["unscoped"]["records"] == []
     assert out["erased"] == {"user_id": "erin", "deleted_records": 1}
     assert out["erased_after"]["evidence"] == []
 

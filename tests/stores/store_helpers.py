@@ -68,6 +68,9 @@ def rec(
         status=status,
         ledger=ledger,
         provenance=extra.pop("provenance", None),
+        agent_id=extra.pop("agent_id", None),
+        run_id=extra.pop("run_id", None),
+        metadata=extra.pop("metadata", None),
         embedding=vec() if isinstance(embedding, str) else embedding,
     )
 

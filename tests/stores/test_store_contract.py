@@ -518,3 +518,14 @@ def test_ids_with_prefix_and_full_id(store: Store) -> None:
         mem.full_id("abcd")  # shorter than a lookup prefix
     with pytest.raises(UnknownRecordError):
         mem.full_id("123456")
+
+
+def test_scopes_and_metadata_round_trip(store: Store) -> None:
+    meta = {"topic": "travel", "n": 3, "nested": {"ok": True, "list": [1, "two"]},
+            "unicode": "Zürich ✈"}
+    put(store, rec("m1", "I flew to Zürich", agent_id="planner", run_id="r-7", metadata=meta),
+        rec("m2", "I have a cat"))
+    one, two = store.get(["m1", "m2"])
+    assert (one.agent_id, one.run_id, one.metadata) == ("planner", "r-7", meta)
+    assert (two.agent_id, two.run_id, two.metadata) == (None, None, None)
+    assert one.to_dict()["metadata"] == meta

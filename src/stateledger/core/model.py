@@ -153,6 +153,11 @@ class Record:
     ledger: Ledger
     links: tuple[Link, ...] = ()
     provenance: str | None = None
+    # Scopes and metadata a caller attached (``Memory.add``): filters for reads, never part
+    # of a decision (a fact about the user holds across agents and sessions).
+    agent_id: str | None = None
+    run_id: str | None = None
+    metadata: Mapping[str, Any] | None = field(default=None, hash=False)
     embedding: Any = field(default=None, compare=False, repr=False)
 
     def with_changes(self, **changes: Any) -> Record:
@@ -187,6 +192,9 @@ class Record:
             "ledger": self.ledger.value,
             "links": [{"type": lk.type.value, "to": lk.dst} for lk in self.links],
             "provenance": self.provenance,
+            "agent_id": self.agent_id,
+            "run_id": self.run_id,
+            "metadata": None if self.metadata is None else dict(self.metadata),
         }
 
 
@@ -259,9 +267,13 @@ class Message:
     source: str = "user"
     speaker: str | None = None
     provenance: str | None = None
+    agent_id: str | None = None
+    run_id: str | None = None
+    metadata: Mapping[str, Any] | None = None
 
 
-MESSAGE_FIELDS = ("text", "user_id", "at", "source", "speaker", "provenance")
+MESSAGE_FIELDS = ("text", "user_id", "at", "source", "speaker", "provenance", "agent_id",
+                  "run_id", "metadata")
 
 
 @dataclass(frozen=True)

@@ -6,6 +6,7 @@ exactly the inputs it gets in production (same cues, same candidate record), wit
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
@@ -58,6 +59,9 @@ def statement_record(
     recorded_at: datetime,
     provenance: str | None = None,
     embedding: Any = None,
+    agent_id: str | None = None,
+    run_id: str | None = None,
+    metadata: Mapping[str, Any] | None = None,
 ) -> Record:
     """The candidate Record for ``st`` before execution (the executor sets status/ledger)."""
     return Record(
@@ -75,5 +79,8 @@ def statement_record(
         status=Status.ACTIVE,
         ledger=Ledger.ACCEPTED,
         provenance=provenance,
+        agent_id=agent_id,
+        run_id=run_id,
+        metadata=metadata,
         embedding=embedding,
     )

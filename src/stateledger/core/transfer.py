@@ -23,6 +23,7 @@ from stateledger.errors import InvalidInputError
 FORMAT = "stateledger-export/1"
 LOG_KEYS = ("id", "user_id", "text", "action", "relation", "record_id", "target_id",
             "resolved_id", "rho", "confidence", "reason", "policy", "at", "logged_at")
+# agent_id, run_id and metadata are optional: lines written before they existed restore.
 _RECORD_KEYS = {"type", "id", "user_id", "text", "subject", "slot", "value", "source",
                 "confidence", "valid_from", "valid_to", "recorded_at", "status", "ledger",
                 "links", "provenance", "embedding"}
@@ -64,7 +65,10 @@ def parse_record(line: Mapping[str, Any], where: str) -> Record:
             valid_to=None if line["valid_to"] is None else _time(line["valid_to"]),
             recorded_at=_time(line["recorded_at"]), status=Status(line["status"]),
             ledger=Ledger(line["ledger"]), links=links,
-            provenance=_optional(line["provenance"], "provenance"), embedding=embedding)
+            provenance=_optional(line["provenance"], "provenance"),
+            agent_id=validate.scope_id(line.get("agent_id"), "agent_id"),
+            run_id=validate.scope_id(line.get("run_id"), "run_id"),
+            metadata=validate.metadata(line.get("metadata")), embedding=embedding)
     except InvalidInputError as exc:
         raise type(exc)(f"{where}: {exc}") from None
     except (KeyError, TypeError, ValueError, binascii.Error) as exc:

@@ -5,11 +5,13 @@ Each check raises a typed InvalidInputError subclass with a message that says wh
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
+from typing import Any
 
 from stateledger.core.model import MESSAGE_FIELDS, Ledger, Message, Source
 from stateledger.errors import InvalidInputError, InvalidTextError, InvalidTimeError
@@ -168,6 +170,38 @@ def limit(value: object, *, what: str = "limit") -> int:
     return value
 
 
+MAX_METADATA_CHARS = 16_384  # a metadata object, serialised as JSON
+
+
+def scope_id(value: object, what: str) -> str | None:
+    """An ``agent_id`` / ``run_id``: None, or an id like a user id."""
+    if value is None:
+        return None
+    if not isinstance(value, str) or not _USER_ID.fullmatch(value):
+        raise InvalidInputError(
+            f"{what} must be 1-128 characters of letters, digits and _.@:-, got {value!r}"
+        )
+    return value
+
+
+def metadata(value: object, *, what: str = "metadata") -> dict[str, Any] | None:
+    """A JSON object with string keys (any JSON values, finite numbers), at most
+    ``MAX_METADATA_CHARS`` serialised; returned as a plain copy."""
+    if value is None:
+        return None
+    if not isinstance(value, Mapping) or not all(isinstance(k, str) for k in value):
+        raise InvalidInputError(f"{what} must be a JSON object with string keys, got {value!r}")
+    try:
+        raw = json.dumps(dict(value), ensure_ascii=False, allow_nan=False, sort_keys=True)
+    except (TypeError, ValueError, RecursionError) as exc:
+        raise InvalidInputError(f"{what} is not plain JSON: {exc}") from None
+    if len(raw) > MAX_METADATA_CHARS:
+        raise InvalidInputError(f"{what} is {len(raw):,} characters as JSON; the limit is "
+                                f"{MAX_METADATA_CHARS:,}")
+    copied: dict[str, Any] = json.loads(raw)
+    return copied
+
+
 @dataclass(frozen=True)
 class CheckedMessage:
     """A message's arguments, validated (what ``Memory.add`` and ``add_many`` decide on)."""
@@ -178,13 +212,19 @@ class CheckedMessage:
     source: Source
     speaker: str | None
     provenance: str | None
+    agent_id: str | None = None
+    run_id: str | None = None
+    metadata: dict[str, Any] | None = None
 
     @classmethod
     def of(cls, text_: object, user_id_: object, at: object, source_: object,
-           speaker_: object, provenance_: object) -> CheckedMessage:
+           speaker_: object, provenance_: object, agent_id_: object = None,
+           run_id_: object = None, metadata_: object = None) -> CheckedMessage:
         return cls(text(text_, limit=MAX_MESSAGE_CHARS), user_id(user_id_),
                    timestamp(at) if at is not None else datetime.now(UTC),
-                   source(source_), speaker(speaker_), provenance(provenance_))
+                   source(source_), speaker(speaker_), provenance(provenance_),
+                   scope_id(agent_id_, "agent_id"), scope_id(run_id_, "run_id"),
+                   metadata(metadata_))
 
     @classmethod
     def of_message(cls, message: object, index: int) -> CheckedMessage:
@@ -205,6 +245,7 @@ class CheckedMessage:
         try:
             return cls.of(fields["text"], fields["user_id"], fields.get("at"),
                           fields.get("source", Source.USER.value), fields.get("speaker"),
-                          fields.get("provenance"))
+                          fields.get("provenance"), fields.get("agent_id"),
+                          fields.get("run_id"), fields.get("metadata"))
         except InvalidInputError as exc:
             raise type(exc)(f"message {index}: {exc}") from None

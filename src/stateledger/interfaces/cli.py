@@ -67,7 +67,8 @@ def _emit(args: argparse.Namespace, payload: Any, render: Callable[[], None]) ->
 def cmd_add(args: argparse.Namespace) -> None:
     with _memory(args) as mem:
         tx = mem.add(args.text, user_id=_user(args), at=args.at, source=args.source,
-                     speaker=args.speaker)
+                     speaker=args.speaker, agent_id=args.agent, run_id=args.run,
+                     metadata=_json_object(args.metadata, "--metadata"))
 
     def render() -> None:
         from stateledger.interfaces.render import console, transaction_line
@@ -79,7 +80,7 @@ def cmd_add(args: argparse.Namespace) -> None:
 
 def cmd_search(args: argparse.Namespace) -> None:
     with _memory(args) as mem:
-        pkt = mem.search(args.query, user_id=_user(args), k=args.k, at=args.at)
+        pkt = mem.search(args.query, user_id=_user(args), k=args.k, at=args.at, **_scope(args))
 
     def render() -> None:
         from stateledger.interfaces.render import console, evidence_table
@@ -91,7 +92,8 @@ def cmd_search(args: argparse.Namespace) -> None:
 
 def cmd_answer(args: argparse.Namespace) -> None:
     with _memory(args) as mem:
-        ans = mem.answer(args.question, user_id=_user(args), k=args.k, at=args.at)
+        ans = mem.answer(args.question, user_id=_user(args), k=args.k, at=args.at,
+                         **_scope(args))
 
     def render() -> None:
         from rich.text import Text
@@ -108,7 +110,7 @@ def cmd_answer(args: argparse.Namespace) -> None:
 
 def cmd_records(args: argparse.Namespace) -> None:
     with _memory(args) as mem:
-        recs = mem.records(user_id=_user(args), ledger=args.ledger)
+        recs = mem.records(user_id=_user(args), ledger=args.ledger, **_scope(args))
 
     def render() -> None:
         from stateledger.interfaces.render import console, records_table
@@ -236,6 +238,40 @@ def cmd_resolve(args: argparse.Namespace) -> None:
     _emit(args, tx.to_dict(), render)
 
 
+def _json_object(raw: str | None, flag: str) -> dict[str, Any] | None:
+    if raw is None:
+        return None
+    try:
+        value = json.loads(raw)
+    except json.JSONDecodeError as exc:
+        raise InvalidInputError(f"{flag} is not JSON ({exc.msg}): {raw!r}") from None
+    if not isinstance(value, dict):
+        raise InvalidInputError(f"{flag} must be a JSON object, got {raw!r}")
+    return value
+
+
+def _scope(args: argparse.Namespace) -> dict[str, Any]:
+    """The read filters: --agent, --run and --where KEY=VALUE (VALUE as JSON when it
+    parses, else the string), repeatable."""
+    where: dict[str, Any] = {}
+    for item in args.where or []:
+        key, sep, raw = item.partition("=")
+        if not sep or not key:
+            raise InvalidInputError(f"--where takes KEY=VALUE, got {item!r}")
+        try:
+            where[key] = json.loads(raw)
+        except json.JSONDecodeError:
+            where[key] = raw
+    return {"agent_id": args.agent, "run_id": args.run, "metadata": where or None}
+
+
+def _scope_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--agent", default=None, help="only records added by this agent_id")
+    p.add_argument("--run", default=None, help="only records added in this run_id (session)")
+    p.add_argument("--where", action="append", metavar="KEY=VALUE",
+                   help="only records whose metadata holds this value (repeatable)")
+
+
 def _version() -> str:
     from importlib.metadata import PackageNotFoundError, version
 
@@ -274,6 +310,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--source", default="user",
                    choices=["user", "assistant", "third_party", "system", "import"])
     p.add_argument("--speaker", default=None, help="who said it, when not the user")
+    p.add_argument("--agent", default=None, help="the agent_id that records it")
+    p.add_argument("--run", default=None, help="the run_id (session) it was said in")
+    p.add_argument("--metadata", default=None, metavar="JSON",
+                   help="a JSON object kept on the records, e.g. '{\"topic\": \"home\"}'")
     _common(p)
     add_llm_arguments(p, answerer=False, controller=False)
     p.set_defaults(func=cmd_add)
@@ -285,6 +325,7 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--k", type=int, default=5)
         p.add_argument("--at", default=None,
                        help="as of this time (ISO-8601 with a timezone, or a date)")
+        _scope_arguments(p)
         _common(p)
         add_llm_arguments(p, answerer=name == "answer", policy=False)
         p.set_defaults(func=func)
@@ -293,6 +334,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--ledger", default="accepted", choices=["accepted", "pending", "history",
                                                             "all"],
                    help="which ledger; all for every state (default accepted)")
+    _scope_arguments(p)
     _common(p)
     p.set_defaults(func=cmd_records)
 

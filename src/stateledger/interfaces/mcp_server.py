@@ -130,17 +130,21 @@ def build_server(memory: Memory, user_default: str | None = None) -> MCPServer[A
 
     @server.tool()
     def remember(
-        text: str, user_id: str | None = None, at: str | None = None, source: str = "user"
+        text: str, user_id: str | None = None, at: str | None = None, source: str = "user",
+        agent_id: str | None = None, run_id: str | None = None,
+        metadata: dict[str, Any] | None = None,
     ) -> dict[str, Any]:
         """Store one statement about the user; returns the transaction it became (append,
         noop, revise, reject_conflict or defer_verify) and why. `at` is when it was said
         (ISO-8601 with a timezone, or a date
         such as 2023-05-01 for midnight UTC; default now); `source` is user, assistant,
-        third_party, system or import."""
+        third_party, system or import. `agent_id`, `run_id` (the session) and `metadata`
+        (a JSON object) are kept on the records, for recall/answer/records to filter on."""
 
         def run() -> dict[str, Any]:
             with write_lock:
-                tx = memory.add(text, user(user_id), at=at, source=source)
+                tx = memory.add(text, user(user_id), at=at, source=source, agent_id=agent_id,
+                                run_id=run_id, metadata=metadata)
             return {
                 "action": tx.action.value,
                 "relation": tx.relation.value,
@@ -154,27 +158,34 @@ def build_server(memory: Memory, user_default: str | None = None) -> MCPServer[A
 
     @server.tool()
     def recall(
-        query: str, user_id: str | None = None, k: int = 5, at: str | None = None
+        query: str, user_id: str | None = None, k: int = 5, at: str | None = None,
+        agent_id: str | None = None, run_id: str | None = None,
+        metadata: dict[str, Any] | None = None,
     ) -> dict[str, Any]:
         """State-aligned evidence for a query: the view it asks about (current, historical,
         transition, neutral) and the top-k memories, each labelled current / historical /
-        transition memory. `at` answers as of that time."""
+        transition memory. `at` answers as of that time; `agent_id`, `run_id` and
+        `metadata` keep only the records added with them."""
 
         def run() -> dict[str, Any]:
-            pkt = memory.search(query, user(user_id), k=k, at=at)
+            pkt = memory.search(query, user(user_id), k=k, at=at, agent_id=agent_id,
+                                run_id=run_id, metadata=metadata)
             return {"view": pkt.view.value, "evidence": _evidence(pkt.items)}
 
         return engine(run)
 
     @server.tool()
     def answer(
-        question: str, user_id: str | None = None, k: int = 5, at: str | None = None
+        question: str, user_id: str | None = None, k: int = 5, at: str | None = None,
+        agent_id: str | None = None, run_id: str | None = None,
+        metadata: dict[str, Any] | None = None,
     ) -> dict[str, Any]:
         """Answer a question about the user from the state it asks for ("where do I live
         now?" vs "where did I live before?"); says "not in memory" rather than guess."""
 
         def run() -> dict[str, Any]:
-            ans = memory.answer(question, user(user_id), k=k, at=at)
+            ans = memory.answer(question, user(user_id), k=k, at=at, agent_id=agent_id,
+                                run_id=run_id, metadata=metadata)
             return {"answer": ans.text, "found": ans.found, "value": ans.value,
                     "view": ans.view.value, "evidence": _evidence(ans.evidence)}
 
@@ -182,13 +193,16 @@ def build_server(memory: Memory, user_default: str | None = None) -> MCPServer[A
 
     @server.tool()
     def records(user_id: str | None = None,
-                ledger: Literal["accepted", "pending", "history", "all"] = "accepted"
-                ) -> dict[str, Any]:
+                ledger: Literal["accepted", "pending", "history", "all"] = "accepted",
+                agent_id: str | None = None, run_id: str | None = None,
+                metadata: dict[str, Any] | None = None) -> dict[str, Any]:
         """The user's stored records in one ledger: accepted (live facts), pending
         (unconfirmed claims waiting for `resolve`), history (past states), or all."""
 
         def run() -> dict[str, Any]:
-            return {"records": [_state(r) for r in memory.records(user(user_id), ledger)]}
+            found = memory.records(user(user_id), ledger, agent_id=agent_id, run_id=run_id,
+                                   metadata=metadata)
+            return {"records": [_state(r) for r in found]}
 
         return engine(run)
 
@@ -250,7 +264,9 @@ def _state(r: Record) -> dict[str, Any]:
     return {"id": r.id, "text": r.text, "status": r.status.value, "ledger": r.ledger.value,
             "valid_from": r.valid_from.isoformat(),
             "valid_to": r.valid_to.isoformat() if r.valid_to else None,
-            "links": [{"type": lk.type.value, "to": lk.dst} for lk in r.links]}
+            "links": [{"type": lk.type.value, "to": lk.dst} for lk in r.links],
+            "agent_id": r.agent_id, "run_id": r.run_id,
+            "metadata": None if r.metadata is None else dict(r.metadata)}
 
 
 class KeyedTenant:

@@ -71,6 +71,7 @@ try:
     from pgvector.psycopg import register_vector
     from psycopg import sql as pgsql
     from psycopg.conninfo import conninfo_to_dict
+    from psycopg.types.json import Jsonb
 except ImportError as exc:  # pragma: no cover - exercised in a subprocess by the tests
     raise MissingDependencyError(
         "the PostgreSQL store needs psycopg and pgvector: pip install 'stateledger[postgres]'"
@@ -344,8 +345,9 @@ class PostgresStore:
     # -- writes -----------------------------------------------------------------------------
 
     def _record_row(self, r: Record) -> tuple[Any, ...]:
-        plain = tuple(_plain(getattr(r, f)) for f in RECORD_FIELDS[:-1])
-        return (*plain, checked_embedding(r, self.dim))
+        plain = tuple(_plain(getattr(r, f)) for f in RECORD_FIELDS[:-2])
+        meta = None if r.metadata is None else Jsonb(dict(r.metadata))
+        return (*plain, meta, checked_embedding(r, self.dim))
 
     def commit(
         self, changes: Sequence[tuple[Diff, Transaction]], read_version: int | None = None
@@ -474,8 +476,9 @@ class PostgresStore:
         """Rows of ``_SELECT_RECORDS`` -> Records with links (write order) and embeddings."""
         out: list[Record] = []
         for row in rows:
-            f = dict(zip(RECORD_FIELDS, row[:15], strict=True))
-            dsts, types = row[15] or [], row[16] or []
+            n = len(RECORD_FIELDS)
+            f = dict(zip(RECORD_FIELDS, row[:n], strict=True))
+            dsts, types = row[n] or [], row[n + 1] or []
             links = tuple(
                 Link(f["id"], dst, LinkType(t)) for dst, t in zip(dsts, types, strict=True)
             )

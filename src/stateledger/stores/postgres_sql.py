@@ -70,12 +70,23 @@ def _migrate_v1(dim: int) -> list[str]:
 # Append (version, statements(dim)) pairs; never edit a released one. All pending ones run
 # in the opening transaction together with the version bump, so a failure leaves the old
 # version intact.
-MIGRATIONS: tuple[tuple[int, Callable[[int], list[str]]], ...] = ((1, _migrate_v1),)
+def _migrate_v2(dim: int) -> list[str]:
+    """Scopes and metadata (agent_id, run_id, a JSON object), filters for reads."""
+    return [
+        "ALTER TABLE {records} ADD COLUMN agent_id text, ADD COLUMN run_id text, "
+        "ADD COLUMN metadata jsonb",
+        "CREATE INDEX ON {records} (user_id, agent_id, run_id)",
+    ]
+
+
+MIGRATIONS: tuple[tuple[int, Callable[[int], list[str]]], ...] = (
+    (1, _migrate_v1), (2, _migrate_v2))
 SCHEMA_VERSION = MIGRATIONS[-1][0]
 
 RECORD_FIELDS = (
     "id", "user_id", "text", "subject", "slot", "value", "source", "confidence", "valid_from",
-    "valid_to", "recorded_at", "status", "ledger", "provenance", "embedding",
+    "valid_to", "recorded_at", "status", "ledger", "provenance", "agent_id", "run_id",
+    "metadata", "embedding",
 )  # fmt: skip
 TX_FIELDS = (
     "id", "user_id", "text", "action", "relation", "record_id", "target_id", "resolved_id",

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import enum
+import json
 import os
 import re
 import sqlite3
@@ -129,12 +130,20 @@ def _migrate_v3(conn: sqlite3.Connection) -> None:
     )
 
 
+def _migrate_v4(conn: sqlite3.Connection) -> None:
+    # Scopes and metadata (agent_id, run_id, a JSON object), filters for reads.
+    for column in ("agent_id TEXT", "run_id TEXT", "metadata TEXT"):
+        conn.execute(f"ALTER TABLE records ADD COLUMN {column}")
+    conn.execute("CREATE INDEX records_user_scope ON records (user_id, agent_id, run_id)")
+
+
 # Append (version, migration) pairs; never edit a released one. Each runs in the opening
 # transaction together with the ``user_version`` bump, so a crash leaves the old version.
 MIGRATIONS: tuple[tuple[int, Callable[[sqlite3.Connection], None]], ...] = (
     (1, _migrate_v1),
     (2, _migrate_v2),
     (3, _migrate_v3),
+    (4, _migrate_v4),
 )
 # A query term in more documents than the threshold is left out of search_text: bm25 must
 # score every row a term matches, and a term that common barely ranks anything (its idf is
@@ -149,7 +158,7 @@ SCHEMA_VERSION = MIGRATIONS[-1][0]
 
 _RECORD_COLUMNS = (
     "id, user_id, text, subject, slot, value, source, confidence, valid_from, valid_to, "
-    "recorded_at, status, ledger, provenance, embedding"
+    "recorded_at, status, ledger, provenance, agent_id, run_id, metadata, embedding"
 )
 _TX_COLUMNS = (
     "id, user_id, text, action, relation, record_id, target_id, resolved_id, rho, confidence, "
@@ -157,6 +166,8 @@ _TX_COLUMNS = (
 )
 _RECORD_FIELDS = tuple(c.strip() for c in _RECORD_COLUMNS.split(","))
 _TX_FIELDS = tuple(c.strip() for c in _TX_COLUMNS.split(","))
+_INSERT_RECORD = (f"INSERT INTO records ({_RECORD_COLUMNS}) "
+                  f"VALUES ({', '.join('?' * len(_RECORD_FIELDS))})")
 _INSERT_TX = (
     f"INSERT INTO transactions ({_TX_COLUMNS}) VALUES ({', '.join(':' + f for f in _TX_FIELDS)})"
 )
@@ -388,6 +399,8 @@ class SQLiteStore:
 
     def _record_row(self, r: Record) -> tuple[Any, ...]:
         plain = tuple(_sql(getattr(r, f)) for f in _RECORD_FIELDS[:-1])
+        plain = (*plain[:-1], None if r.metadata is None else json.dumps(
+            dict(r.metadata), ensure_ascii=False, sort_keys=True))
         vec = checked_embedding(r, self.dim)
         return (*plain, None if vec is None else vec.tobytes())
 
@@ -431,7 +444,7 @@ class SQLiteStore:
                 raise StoreError(f"{len(clash)} record(s) of the export are already in this "
                                  f"store (e.g. {sorted(clash)[0]}); restore into a store "
                                  "without them (forget_user first)")
-            conn.executemany(f"INSERT INTO records ({_RECORD_COLUMNS}) VALUES ({_marks(15)})",
+            conn.executemany(_INSERT_RECORD,
                              [self._record_row(r) for r in records])
             conn.executemany("INSERT OR IGNORE INTO links (src, dst, type) VALUES (?, ?, ?)",
                              [(r.id, lk.dst, LinkType(lk.type).value)
@@ -441,7 +454,7 @@ class SQLiteStore:
 
     def _write_diff(self, conn: sqlite3.Connection, diff: Diff, tx: Transaction) -> None:
         rows = [self._record_row(r) for r in diff.inserts]
-        conn.executemany(f"INSERT INTO records ({_RECORD_COLUMNS}) VALUES ({_marks(15)})", rows)
+        conn.executemany(_INSERT_RECORD, rows)
         changes = [(_sql(u.status), _sql(u.ledger), _sql(u.valid_to), u.record_id)
                    for u in diff.updates]  # fmt: skip
         sql = "UPDATE records SET status = ?, ledger = ?, valid_to = ? WHERE id = ?"
@@ -586,6 +599,7 @@ class SQLiteStore:
             f["embedding"] = None if blob is None else np.frombuffer(blob, np.float32).copy()
             f["valid_from"], f["recorded_at"] = _dt(f["valid_from"]), _dt(f["recorded_at"])
             f["valid_to"] = _dt(f["valid_to"])
+            f["metadata"] = None if f["metadata"] is None else json.loads(f["metadata"])
             f["links"] = tuple(links.get(f["id"], ()))
             out.append(restored_record(f))
         return out

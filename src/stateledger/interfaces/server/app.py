@@ -289,19 +289,23 @@ def create_app(
         uid = t.scope(body.user_id)
         with write_lock:
             tx = mem.add(body.text, uid, at=body.at, source=body.source,
-                         speaker=body.speaker, provenance=body.provenance)
+                         speaker=body.speaker, provenance=body.provenance,
+                         agent_id=body.agent_id, run_id=body.run_id, metadata=body.metadata)
         return t.unscope(tx.to_dict())  # type: ignore[no-any-return]
 
     @app.post("/v1/search", response_model=s.PacketOut, tags=["memory"],
               summary="State-aligned, labelled evidence for a query")
     def search(body: s.SearchRequest, t: Auth) -> dict[str, Any]:
-        packet = mem.search(body.query, t.scope(body.user_id), k=body.k, at=body.at)
+        packet = mem.search(body.query, t.scope(body.user_id), k=body.k, at=body.at,
+                            agent_id=body.agent_id, run_id=body.run_id,
+                            metadata=body.metadata)
         return t.unscope(packet.to_dict())  # type: ignore[no-any-return]
 
     @app.post("/v1/answer", response_model=s.AnswerOut, tags=["memory"],
               summary="Answer from the state the question asks about")
     def answer(body: s.AnswerRequest, t: Auth) -> dict[str, Any]:
-        ans = mem.answer(body.question, t.scope(body.user_id), k=body.k, at=body.at)
+        ans = mem.answer(body.question, t.scope(body.user_id), k=body.k, at=body.at,
+                         agent_id=body.agent_id, run_id=body.run_id, metadata=body.metadata)
         return t.unscope(ans.to_dict())  # type: ignore[no-any-return]
 
     @app.get("/v1/users", response_model=s.UsersOut, tags=["inspection"],
@@ -315,8 +319,10 @@ def create_app(
         user_id: str, t: Auth,
         ledger: Annotated[Literal["accepted", "pending", "history", "all"],
                           Query(description="which ledger; 'all' for every state")] = "accepted",
+        agent_id: Annotated[str | None, Query(description="only this agent's records")] = None,
+        run_id: Annotated[str | None, Query(description="only this run's records")] = None,
     ) -> list[dict[str, Any]]:
-        recs = mem.records(t.scope(user_id), ledger)
+        recs = mem.records(t.scope(user_id), ledger, agent_id=agent_id, run_id=run_id)
         return t.unscope([r.to_dict() for r in recs])  # type: ignore[no-any-return]
 
     @app.get("/v1/records/{record_id}/history", response_model=list[s.RecordOut],

@@ -55,9 +55,21 @@ class AddRequest(_Request):
     speaker: str | None = Field(None, description="who said it, when not the user")
     provenance: str | None = Field(None, max_length=256,
                                    description="origin turn or message id, kept on the record")
+    agent_id: str | None = Field(None, description="the agent that recorded it (a read filter)")
+    run_id: str | None = Field(None, description="the run or session it was said in (a read "
+                                                 "filter)")
+    metadata: dict[str, Any] | None = Field(None, description="a JSON object kept on every "
+                                                              "record (a read filter)")
 
 
-class SearchRequest(_Request):
+class _Scoped(_Request):
+    agent_id: str | None = Field(None, description="only records added by this agent")
+    run_id: str | None = Field(None, description="only records added in this run/session")
+    metadata: dict[str, Any] | None = Field(None, description="only records whose metadata "
+                                                              "holds these key/values")
+
+
+class SearchRequest(_Scoped):
     query: str
     user_id: str = _USER
     k: int = Field(5, description="evidence items to return (1-100)",
@@ -65,7 +77,7 @@ class SearchRequest(_Request):
     at: str | int | float | None = _AT
 
 
-class AnswerRequest(_Request):
+class AnswerRequest(_Scoped):
     question: str
     user_id: str = _USER
     k: int = Field(5, description="evidence items to answer from (1-100)",
@@ -100,6 +112,9 @@ class RecordOut(BaseModel):
     ledger: Literal["accepted", "pending", "history"]
     links: list[LinkOut]
     provenance: str | None
+    agent_id: str | None
+    run_id: str | None
+    metadata: dict[str, Any] | None
 
 
 class TransactionOut(BaseModel):
