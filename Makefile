@@ -2,7 +2,7 @@
 # Both create .venv in the repo root when it is missing and install the project into it.
 VENV ?= .venv
 PY := $(VENV)/bin/python
-EXTRAS ?= dev,bench,llm,server,postgres,mcp,mem0
+EXTRAS ?= dev,bench,llm,server,postgres,mcp,mem0,langchain
 
 .PHONY: demo test lint typecheck check clean
 
