@@ -6,18 +6,17 @@ for writes; profiler -> hybrid seeds -> packet -> labels -> resolver for reads.
 
 from __future__ import annotations
 
-import contextlib
-import random
 import time
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
+from stateledger import keyed
 from stateledger.core import validate
 from stateledger.core.align import align_seeds, slot_keys
 from stateledger.core.belief import BeliefQuestion, believed, parse_belief
@@ -61,7 +60,6 @@ from stateledger.core.statement import analyse_statement, statement_record
 from stateledger.core.validate import TimeInput
 from stateledger.errors import (
     AmbiguousIdError,
-    ConflictError,
     InvalidInputError,
     NotPendingError,
     UnknownRecordError,
@@ -70,6 +68,7 @@ from stateledger.hosts.base import Host, HostTurn
 from stateledger.hosts.native import StoreHost
 from stateledger.models.embedder import DIM as EMBEDDING_DIM
 from stateledger.models.embedder import Embedder, default_embedder
+from stateledger.retry import on_fresh_state
 from stateledger.stores import open_store
 from stateledger.stores.base import Store
 
@@ -87,9 +86,7 @@ LIST_POOL = 30  # ... for a question that asks for every matching state ("all th
 BELIEF_RECORDS = 200  # records read for a belief question (the thing's states, the people)
 MIN_ID_PREFIX = 6  # shortest record id prefix full_id looks up (tables show 8)
 BULK_CHUNK = 256  # add_many: messages whose statements are embedded in one batch
-WRITE_ATTEMPTS = 8  # decide-and-commit rounds when other writers keep changing the same records
-RESOLVE_POLICY = "resolve"
-T = TypeVar("T")  # policy name logged for explicit confirm/deny of a pending record
+RESOLVE_POLICY = "resolve"  # policy name logged for explicit confirm/deny of a pending record
 
 
 class Memory:
@@ -257,7 +254,7 @@ class Memory:
             self.store.commit(changes, read_version=version)
             return changes
 
-        changes = _on_fresh_state(decide_and_commit)
+        changes = on_fresh_state(decide_and_commit)
         for (_, tx), piece, vector in zip(changes, pieces, vectors, strict=True):
             # The host keeps every statement, mapped to the record written or to the live
             # record a noop restated, so its later hits lead back to state records.
@@ -355,6 +352,8 @@ class Memory:
         records += self._fetch(sorted(linked), overlay)
         out = []
         for rec in records:
+            if keyed.key_of(rec) is not None:
+                continue  # a keyed state changes only by its key (stateledger.keyed)
             sim = float(np.dot(rec.embedding, vector)) if rec.embedding is not None else 0.0
             out.append(Candidate(rec, sim))
         return out
@@ -404,7 +403,7 @@ class Memory:
             raise InvalidInputError(f"confirm must be true or false, got {confirm!r}")
         when = validate.timestamp(at) if at is not None else datetime.now(UTC)
         # A claim another writer resolved meanwhile is then NotPendingError.
-        return _on_fresh_state(lambda: self._resolve_once(record_id, confirm, when))
+        return on_fresh_state(lambda: self._resolve_once(record_id, confirm, when))
 
     def _resolve_once(self, record_id: str, confirm: bool, when: datetime) -> Transaction:
         found = self.store.get([record_id]) if isinstance(record_id, str) and record_id else []
@@ -622,9 +621,11 @@ class Memory:
         scores = self.relevance.relevance(question, [ev.record.text for ev in pool])
         # The slot table as a precise feature, never a gate: a record whose parsed slot is
         # not one the question asks about ("I'm with Sam" for "where do I live?") counts
-        # for less; records without a slot, and questions without one, are unaffected.
+        # for less; records without a slot-table slot (keyed states' "key:..." included),
+        # and questions without one, are unaffected.
         asked = set(question_slots(question))
         return [float(x) * (OTHER_SLOT_WEIGHT if asked and ev.record.slot is not None
+                            and keyed.key_of(ev.record) is None
                             and ev.record.slot not in asked else 1.0)
                 for x, ev in zip(scores, pool, strict=True)]
 
@@ -679,6 +680,18 @@ class Memory:
         scope = Scope.of(agent_id, run_id, metadata)
         found = self.store.records(validate.user_id(user_id), lgs)
         return [r for r in found if scope.matches(r)] if scope else found
+
+    def put(self, user_id: str, key: str, value: Mapping[str, Any], *,
+            at: TimeInput | None = None) -> Transaction:
+        """Set the state of a key the caller names (``keyed``: the first put appends,
+        another value revises the live one, keeping its history; the same value is a noop).
+        ``value`` is a JSON object; its ``text``/``content`` field (else the whole value) is
+        what search and answer find it by."""
+        return keyed.put(self, user_id, key, value, at=at)
+
+    def get(self, user_id: str, key: str) -> Record | None:
+        """The live state of a key (``keyed.value_of(record)`` is its value)."""
+        return keyed.get(self, user_id, key)
 
     def full_id(self, record_id: str) -> str:
         """The record id a full id or a unique prefix of one (at least ``MIN_ID_PREFIX``
@@ -775,18 +788,6 @@ class Relevance(Protocol):
 
     def pair_relations(self, records: Sequence[str], statements: Sequence[str]
                        ) -> np.ndarray: ...
-
-
-def _on_fresh_state(attempt: Callable[[], T]) -> T:
-    """Run a read-decide-commit ``attempt``; when the commit is refused because another
-    writer changed a record it changes (ConflictError, nothing written), read and decide
-    again, up to WRITE_ATTEMPTS times in all."""
-    for round_ in range(WRITE_ATTEMPTS - 1):
-        with contextlib.suppress(ConflictError):
-            return attempt()
-        # Writers that keep colliding on one user spread out instead of retrying in step.
-        time.sleep(random.uniform(0, 0.005 * 2**round_))
-    return attempt()
 
 
 def default_relevance() -> Relevance:
