@@ -34,6 +34,8 @@ from stateledger.retry import on_fresh_state
 if TYPE_CHECKING:
     from stateledger.memory import Memory
 
+__all__ = ["get", "key_of", "keyed", "put", "text_for", "value_of"]
+
 KEY_PREFIX = "key:"  # the slot of a keyed state; slot-table slots never contain ':'
 MAX_KEY_CHARS = 256
 KEYED_POLICY = "keyed"  # the policy name logged for keyed writes
@@ -47,11 +49,13 @@ def slot_of(key: object) -> str:
 
 
 def key_of(record: Record) -> str | None:
+    """The key of a keyed state's record (None for any other record)."""
     slot = record.slot or ""
     return slot[len(KEY_PREFIX):] if slot.startswith(KEY_PREFIX) else None
 
 
 def value_of(record: Record) -> Any:
+    """The value a keyed state's record holds (what ``put`` was given)."""
     return (record.metadata or {}).get(VALUE_FIELD)
 
 

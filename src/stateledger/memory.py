@@ -138,18 +138,24 @@ class Memory:
 
     @property
     def embedder(self) -> Embedder:
+        """The sentence embedder (the bundled MiniLM unless one was given), loaded on first
+        use."""
         if self._embedder is None:
             self._embedder = default_embedder()
         return self._embedder
 
     @property
     def policy(self) -> Policy:
+        """The write-path policy (the open-world policy unless one was given), loaded on
+        first use."""
         if self._policy is None:
             self._policy = default_policy()
         return self._policy
 
     @property
     def relevance(self) -> Relevance | None:
+        """The answer step's relevance model (None when switched off), loaded on first
+        use."""
         if self._relevance_model is True:
             self._relevance_model = default_relevance()
         return None if isinstance(self._relevance_model, bool) else self._relevance_model
@@ -157,6 +163,7 @@ class Memory:
     # -- lifecycle --------------------------------------------------------------------------
 
     def close(self) -> None:
+        """Close the store (and the host); a context manager (``with Memory(...)``) does it."""
         self.host.close()
         self.store.close()
 
@@ -744,6 +751,7 @@ class Memory:
         return self.store.transactions(validate.user_id(user_id), validate.limit(limit))
 
     def users(self) -> list[str]:
+        """Every user with records, in byte order."""
         return self.store.users()
 
     def export(self, user_id: str | None = None) -> Iterator[dict[str, Any]]:

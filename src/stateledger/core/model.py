@@ -323,6 +323,9 @@ class Transaction:
 
 @dataclass(frozen=True)
 class Evidence:
+    """One retrieved record with its label (current / historical / transition memory) and
+    score; ``bucket`` says which part of the packet it filled."""
+
     record: Record
     label: Label
     score: float
@@ -349,6 +352,9 @@ class QueryProfile:
 
 @dataclass(frozen=True)
 class Packet:
+    """What ``search`` returns: the view the query asks about, the labelled evidence and a
+    trace of how it was chosen."""
+
     query: str
     view: View
     items: tuple[Evidence, ...]
@@ -365,6 +371,10 @@ class Packet:
 
 @dataclass(frozen=True)
 class Answer:
+    """What ``answer`` returns: ``text`` (a sentence a person can read, or "not in
+    memory"), ``value`` (the short value when the evidence has one), ``found``, the view,
+    the evidence (the item used first, ``used``) and a trace."""
+
     text: str
     view: View
     evidence: tuple[Evidence, ...]

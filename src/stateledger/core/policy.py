@@ -109,12 +109,12 @@ def keep_one_live(statement: Statement, candidates: Sequence[Candidate],
     which state variable a record is, so this keeps invariant 1 whatever they decided.
 
     - Beside a live record of that slot, a new value revises it (or, when the live record
-      is newer, files the statement as a past state), whether the model appended it or
-      revised some record of another fact.
-    - With no live record of the slot, it never retires a record of another known slot
-      ("I started a job at Vandelay" does not end "I have a dog named Rex").
-    - A denial or ending of a value no live record holds ("I turned the offer down" with
-      nothing pending) is no state at all.
+      is newer, files the statement as a past state), whether the model appended it,
+      coexisted it with a record of another fact, or revised a record of another fact
+      ("I started a job at Vandelay" does not end "I have a dog named Rex" while Initech
+      is the live employer). Coexisting with the live record itself (linked) stands.
+    - A denial of a value no live record holds ("I turned the offer down" with nothing
+      pending) is no state at all.
     """
     firm = single_value_firm(statement)
     if not firm or decision.action not in (Action.APPEND, Action.REVISE) or (
@@ -123,23 +123,23 @@ def keep_one_live(statement: Statement, candidates: Sequence[Candidate],
     holder = single_value_holder(statement, candidates)
     by_id = {c.record.id: c.record for c in candidates}
     target = by_id.get(decision.target_id) if decision.target_id else None
+    if holder is None:
+        if statement.denies and decision.action is Action.APPEND:
+            return Decision(Action.NOOP, confidence=decision.confidence,
+                            reason=f"{decision.reason}; denies {statement.slot} "
+                            f"'{statement.value}', which no live record holds")
+        return decision  # nothing live to keep single: the model's choice stands
     if statement.denies or statement.negated or statement.retracts:
         if decision.action is Action.APPEND:
             return Decision(Action.NOOP, confidence=decision.confidence,
                             reason=f"{decision.reason}; denies or ends {statement.slot} "
                             f"'{statement.value}', which no live record holds")
         return decision
-    if holder is None:
-        if (decision.action is Action.REVISE and target is not None
-                and target.slot is not None and target.slot != statement.slot):
-            return replace(decision, action=Action.APPEND, relation=Relation.NONE,
-                           target_id=None,
-                           reason=f"{decision.reason}; {statement.slot} and {target.slot} "
-                           "are different facts: kept beside it")
-        return decision
-    if target is not None and decision.action is Action.REVISE and (
-            target.subject, target.slot) == (statement.subject, statement.slot):
-        return decision  # the live record of this fact (or another one): the model's choice
+    same_fact = target is not None and (target.subject, target.slot) == (
+        statement.subject, statement.slot)
+    if same_fact and (decision.action is Action.REVISE
+                      or decision.relation is Relation.COEXIST):
+        return decision  # revises, or coexists (linked) with, a record of this very fact
     if holder.valid_from > statement.at:  # an older message arriving late: a past state
         # A backfill resolves nothing: a pending claim it would confirm stays pending.
         return replace(decision, action=Action.APPEND, relation=Relation.BACKFILL,

@@ -69,6 +69,7 @@ def user_of(namespace: tuple[str, ...]) -> str:
 
 
 def namespace_of(user_id: str) -> tuple[str, ...]:
+    """The namespace a stateledger user is (the inverse of ``user_of``)."""
     return tuple(user_id.split("."))
 
 
@@ -83,9 +84,12 @@ class StateLedgerStore(BaseStore):
     # -- the two methods LangGraph's BaseStore builds everything else on -------------------
 
     def batch(self, ops: Iterable[Op]) -> list[Result]:
+        """Run get/put/search/list-namespaces operations in order (each put is its own
+        transaction); one result per operation."""
         return [self._apply(op) for op in ops]
 
     async def abatch(self, ops: Iterable[Op]) -> list[Result]:
+        """``batch`` in a worker thread, off the event loop."""
         return await asyncio.to_thread(self.batch, list(ops))
 
     def _apply(self, op: Op) -> Result:
