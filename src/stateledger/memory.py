@@ -746,9 +746,12 @@ class Memory:
         nothing (0), so a retried erasure succeeds."""
         return self.store.delete_user(validate.user_id(user_id))
 
-    def transactions(self, user_id: str, limit: int = 100) -> list[dict[str, Any]]:
-        """The user's log, newest first (none for a user with no memories)."""
-        return self.store.transactions(validate.user_id(user_id), validate.limit(limit))
+    def transactions(self, user_id: str, limit: int = 100, offset: int = 0
+                     ) -> list[dict[str, Any]]:
+        """The user's log, newest first (none for a user with no memories); ``offset``
+        skips that many of the newest, for paging."""
+        return self.store.transactions(validate.user_id(user_id), validate.limit(limit),
+                                       validate.limit(offset, what="offset"))
 
     def users(self) -> list[str]:
         """Every user with records, in byte order."""

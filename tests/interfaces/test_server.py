@@ -410,3 +410,23 @@ def test_scopes_and_metadata_over_rest(server: LiveServer, keys: dict[str, str])
         err(c.post("/v1/memories", json={"text": "I have a cat.", "user_id": "sam",
                                          "metadata": {"x": "y" * 20_000}}),
             422, "invalid_input")
+
+
+def test_log_pages_and_export_over_rest(server: LiveServer, keys: dict[str, str]) -> None:
+    with client(server, keys["acme"]) as c:
+        for i in range(5):
+            ok(c.post("/v1/memories", json={"text": f"I have a plant named P{i}.",
+                                            "user_id": "pat"}))
+        newest = ok(c.get("/v1/transactions/pat", params={"limit": 2}))
+        older = ok(c.get("/v1/transactions/pat", params={"limit": 2, "offset": 2}))
+        assert [t["text"] for t in newest + older] == [
+            f"I have a plant named P{i}." for i in (4, 3, 2, 1)]
+        resp = c.get("/v1/users/pat/export")
+        assert resp.status_code == 200
+        assert resp.headers["content-type"].startswith("application/x-ndjson")
+        lines = [json.loads(x) for x in resp.text.splitlines()]
+        assert lines[0]["type"] == "header" and lines[0]["users"] == ["pat"]  # unscoped
+        stored = ok(c.get("/v1/users/pat/records", params={"ledger": "all"}))
+        assert sum(line["type"] == "record" for line in lines) == len(stored)
+        assert sum(line["type"] == "log" for line in lines) == 5
+        assert {line["user_id"] for line in lines[1:]} == {"pat"}

@@ -107,8 +107,10 @@ class Store(Protocol):
         records deleted (0 for an unknown user)."""
         ...
 
-    def transactions(self, user_id: str, limit: int = 100) -> list[dict[str, Any]]:
-        """The user's transaction log, newest first."""
+    def transactions(self, user_id: str, limit: int = 100, offset: int = 0
+                     ) -> list[dict[str, Any]]:
+        """The user's transaction log, newest first: ``limit`` entries after skipping the
+        ``offset`` newest."""
         ...
 
     def close(self) -> None: ...

@@ -532,7 +532,8 @@ class PostgresStore:
         """Distinct user ids in byte order (``COLLATE "C"``), as SQLite sorts them."""
         return [row[0] for row in self._read(self._sql["users"], ())]
 
-    def transactions(self, user_id: str, limit: int = 100) -> list[dict[str, Any]]:
+    def transactions(self, user_id: str, limit: int = 100, offset: int = 0
+                     ) -> list[dict[str, Any]]:
         """The user's log, newest first (by commit order, not by the statement's ``at``).
 
         Timestamps come back as UTC ISO-8601 strings, the same dicts the SQLite store gives.
@@ -540,7 +541,7 @@ class PostgresStore:
         if limit <= 0:
             return []
         out = []
-        for row in self._read(self._sql["log"], (user_id, int(limit))):
+        for row in self._read(self._sql["log"], (user_id, int(limit), max(0, int(offset)))):
             entry = dict(zip(TX_FIELDS, row, strict=True))
             entry["at"], entry["logged_at"] = _iso(entry["at"]), _iso(entry["logged_at"])
             out.append(entry)

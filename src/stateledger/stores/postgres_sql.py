@@ -153,7 +153,7 @@ def statements(names: dict[str, str]) -> dict[str, str]:
         "has_user": "SELECT 1 FROM {records} WHERE user_id = %s LIMIT 1",
         "users": 'SELECT DISTINCT user_id COLLATE "C" AS u FROM {records} ORDER BY u',
         "log": f"SELECT {', '.join(TX_FIELDS)} FROM {{log}} WHERE user_id = %s "
-        "ORDER BY seq DESC LIMIT %s",
+        "ORDER BY seq DESC LIMIT %s OFFSET %s",
         # TSQUERY is replaced per call by the OR of one plainto_tsquery per term.
         "search_text": "SELECT id, ts_rank_cd(tsv, TSQUERY) AS score FROM {records} "
         "WHERE user_id = %s AND ledger = ANY(%s) AND tsv @@ TSQUERY "

@@ -678,15 +678,16 @@ class SQLiteStore:
         with self._tx("BEGIN") as conn:
             return [r[0] for r in conn.execute("SELECT DISTINCT user_id FROM records ORDER BY 1")]
 
-    def transactions(self, user_id: str, limit: int = 100) -> list[dict[str, Any]]:
+    def transactions(self, user_id: str, limit: int = 100, offset: int = 0
+                     ) -> list[dict[str, Any]]:
         """The user's log, newest first (by commit order, not by the statement's ``at``)."""
         if limit <= 0:
             return []
         with self._tx("BEGIN") as conn:
             cur = conn.execute(
                 f"SELECT {_TX_COLUMNS} FROM transactions WHERE user_id = ? "
-                "ORDER BY seq DESC LIMIT ?",
-                (user_id, int(limit)),
+                "ORDER BY seq DESC LIMIT ? OFFSET ?",
+                (user_id, int(limit), max(0, int(offset))),
             )
             return [dict(zip(_TX_FIELDS, row, strict=True)) for row in cur]
 

@@ -16,6 +16,7 @@ must not both see it live.
 from __future__ import annotations
 
 import asyncio
+import json
 import threading
 import time
 from collections.abc import AsyncIterator, Callable
@@ -44,7 +45,13 @@ try:
     from fastapi import Depends, FastAPI, Query, Request
     from fastapi.exceptions import RequestValidationError
     from fastapi.openapi.docs import get_swagger_ui_html
-    from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, RedirectResponse
+    from fastapi.responses import (
+        FileResponse,
+        HTMLResponse,
+        JSONResponse,
+        PlainTextResponse,
+        RedirectResponse,
+    )
     from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBearer
     from starlette.exceptions import HTTPException as StarletteHTTPException
     from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -358,9 +365,26 @@ def create_app(
     @app.get("/v1/transactions/{user_id}", response_model=list[dict[str, Any]],
              tags=["inspection"], summary="A user's transaction log, newest first")
     def transactions(
-        user_id: str, t: Auth, limit: Annotated[int, Query(ge=1, le=1000)] = 100
+        user_id: str, t: Auth, limit: Annotated[int, Query(ge=1, le=1000)] = 100,
+        offset: Annotated[int, Query(ge=0, description="skip this many of the newest")] = 0,
     ) -> list[dict[str, Any]]:
-        return t.unscope(mem.transactions(t.scope(user_id), limit))  # type: ignore[no-any-return]
+        return t.unscope(mem.transactions(t.scope(user_id), limit, offset))  # type: ignore[no-any-return]
+
+    @app.get("/v1/users/{user_id}/export", tags=["inspection"],
+             summary="Everything of a user as a lossless JSONL export",
+             response_class=PlainTextResponse,
+             responses={200: {"content": {"application/x-ndjson": {}}}})
+    def export(user_id: str, t: Auth) -> PlainTextResponse:
+        def unscoped(line: dict[str, Any]) -> Any:
+            if line["type"] == "header":
+                line = {**line, "users": [u.removeprefix(t.prefix) for u in line["users"]]}
+            return t.unscope(line)
+
+        lines = [json.dumps(unscoped(line), ensure_ascii=False)
+                 for line in mem.export(t.scope(user_id))]
+        return PlainTextResponse("\n".join(lines) + "\n", media_type="application/x-ndjson",
+                                 headers={"Content-Disposition":
+                                          f'attachment; filename="{user_id}.jsonl"'})
 
     # -- pages ------------------------------------------------------------------------------
 

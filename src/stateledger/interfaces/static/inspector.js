@@ -5,7 +5,9 @@
 
 (() => {
   const $ = (sel) => document.querySelector(sel);
-  const state = { key: "", user: "" };
+  const state = { key: "", user: "", logOffset: 0, byId: new Map() };
+  const LOG_PAGE = 20;
+  const KEY_SLOT = "stateledger.inspector.key"; // sessionStorage: this tab only
 
   // el("div", {class: "x", dataset: {id: 1}, onclick: fn}, child, "text", ...)
   function el(tag, attrs, ...children) {
@@ -84,23 +86,39 @@
     }
   }
 
-  function stateCard(r) {
+  // What a state reads as: a pending claim that a later record verified was confirmed,
+  // not superseded by something else (its content is the live state now).
+  const shownStatus = (r) => (r.status === "superseded"
+    && r.links.some((lk) => lk.type === "verified_by") ? "confirmed" : r.status);
+  // A link names its target by value (or a short text), never by hash alone.
+  function targetName(id) {
+    const t = state.byId.get(id);
+    if (!t) return short(id);
+    const text = t.value || t.text;
+    return text.length > 40 ? text.slice(0, 39) + "…" : text;
+  }
+
+  function stateCard(r, live) {
     // Pending and rejected claims never held in the world: show when they were said, not a
     // validity interval.
     const unaccepted = r.status === "pending" || r.status === "rejected";
+    const shown = shownStatus(r);
     const valid = unaccepted ? "said " + day(r.valid_from)
-      : day(r.valid_from) + (r.valid_to ? " → " + day(r.valid_to) : " → now");
+      : shown === "confirmed" ? "said " + day(r.valid_from) + " · confirmed"
+        : day(r.valid_from) + (r.valid_to ? " → " + day(r.valid_to) : " → now");
     const links = r.links.map((lk) => el("li", {},
       lk.type.replace(/_/g, " ") + " → ",
-      el("a", { class: "id", title: lk.to, onclick: () => highlight(lk.to) }, short(lk.to))));
+      el("a", { class: "target", title: lk.to, onclick: () => highlight(lk.to) },
+        targetName(lk.to))));
     const actions = r.status === "pending" ? el("div", { class: "actions" },
       el("button", { type: "button", class: "confirm", onclick: () => resolve(r.id, "confirm") },
         "Confirm"),
       el("button", { type: "button", class: "deny secondary",
         onclick: () => resolve(r.id, "deny") }, "Deny")) : null;
-    return el("div", { class: "state", dataset: { id: r.id, status: r.status } },
-      el("div", {}, el("span", { class: "badge st-" + r.status }, r.status), " ",
-        el("span", { class: "kv" }, valid)),
+    return el("div", { class: live ? "state live" : "state",
+      dataset: { id: r.id, status: r.status, shown } },
+      el("div", {}, el("span", { class: "badge st-" + shown }, live ? "live · " + shown : shown),
+        " ", el("span", { class: "kv" }, valid)),
       el("div", { class: "text" }, r.text),
       el("div", { class: "kv" }, r.slot ? el("b", {}, r.slot + " = " + (r.value ?? "?")) : "no slot",
         ` · ${r.ledger} ledger`),
@@ -112,24 +130,45 @@
       actions);
   }
 
+  const isLive = (r) => r.status === "active" || r.status === "transition";
+  // A lone record with no state variable and no link to any other is a note (small talk,
+  // a passing remark), not a fact with states: listed apart, out of the way.
+  const isNote = (states) => states.length === 1 && !states[0].slot && !states[0].links.length;
+
   function renderFacts(records) {
     const box = $("#facts");
     box.replaceChildren();
+    state.byId = new Map(records.map((r) => [r.id, r]));
     if (!records.length) {
       box.append(el("p", { class: "empty" }, "No records for this user."));
-      return;
+      return { facts: 0, notes: 0 };
     }
-    for (const states of groupFacts(records)) {
+    const groups = groupFacts(records);
+    const notes = groups.filter(isNote).map((g) => g[0]);
+    for (const states of groups.filter((g) => !isNote(g))) {
       const named = states.find((r) => r.slot) || states[0];
-      const live = states.filter((r) => r.status === "active" || r.status === "transition");
+      const live = states.filter(isLive);
       const about = named.subject !== "user" ? ` (about ${named.subject})` : "";
+      // The live state comes first and stays pinned at the left while the older states
+      // scroll; they follow oldest first.
+      const ordered = [...live, ...states.filter((r) => !isLive(r))];
       box.append(el("article", { class: "fact", dataset: { slot: named.slot || "" } },
         el("div", { class: "fact-head" },
           el("h3", {}, (named.slot || "fact") + about),
           el("span", { class: "meta" }, `${states.length} state${states.length > 1 ? "s" : ""}`
-            + (live.length ? ` · live: ${live.map((r) => r.value || r.text).join(", ")}` : ""))),
-        el("div", { class: "timeline" }, states.map(stateCard))));
+            + (live.length ? ` · live: ${live.map((r) => r.value || r.text).join(", ")}` : "")),
+          el("button", { type: "button", class: "forget secondary",
+            title: "delete every state of this fact",
+            onclick: () => forget(states[0].id, named.slot || "fact") }, "Forget")),
+        el("div", { class: "timeline" }, ordered.map((r) => stateCard(r, isLive(r))))));
     }
+    if (notes.length) {
+      box.append(el("details", { id: "notes" },
+        el("summary", {}, `${notes.length} note${notes.length > 1 ? "s" : ""} (no state of their own)`),
+        el("ul", {}, notes.map((r) => el("li", { dataset: { id: r.id } },
+          el("span", { class: "kv" }, day(r.valid_from) + " "), r.text)))));
+    }
+    return { facts: groups.length - notes.length, notes: notes.length };
   }
 
   function renderLog(rows) {
@@ -140,19 +179,69 @@
       el("td", {}, t.text), el("td", {}, t.reason), el("td", {}, t.policy))));
   }
 
+  async function loadLog() {
+    const user = encodeURIComponent(state.user);
+    // One more than a page, to know whether an older page exists.
+    const rows = await api("GET",
+      `/v1/transactions/${user}?limit=${LOG_PAGE + 1}&offset=${state.logOffset}`);
+    renderLog(rows.slice(0, LOG_PAGE));
+    $("#log-newer").disabled = state.logOffset === 0;
+    $("#log-older").disabled = rows.length <= LOG_PAGE;
+    const first = rows.length ? state.logOffset + 1 : 0;
+    $("#log-page").textContent = rows.length
+      ? `${first}–${state.logOffset + Math.min(rows.length, LOG_PAGE)}` : "none";
+  }
+
+  async function pageLog(step) {
+    state.logOffset = Math.max(0, state.logOffset + step * LOG_PAGE);
+    try { await loadLog(); } catch (err) { status(err.message, true); }
+  }
+
   async function loadUser() {
     state.user = $("#user").value;
+    $("#export").disabled = !state.user;
     if (!state.user) return;
     status(`Loading ${state.user}…`);
     try {
       const user = encodeURIComponent(state.user);
-      const [records, log] = await Promise.all([
-        api("GET", `/v1/users/${user}/records?ledger=all`),
-        api("GET", `/v1/transactions/${user}?limit=50`),
-      ]);
-      renderFacts(records);
-      renderLog(log);
-      status(`${state.user}: ${records.length} record(s) in ${groupFacts(records).length} fact(s).`);
+      const records = await api("GET", `/v1/users/${user}/records?ledger=all`);
+      state.logOffset = 0;
+      await loadLog();
+      const shown = renderFacts(records);
+      status(`${state.user}: ${records.length} record(s) in ${shown.facts} fact(s)`
+        + (shown.notes ? ` and ${shown.notes} note(s).` : "."));
+    } catch (err) {
+      status(err.message, true);
+    }
+  }
+
+  async function forget(id, what) {
+    if (!window.confirm(`Forget this ${what} fact? Every state of it is deleted for good.`)) {
+      return;
+    }
+    try {
+      const gone = await api("DELETE", `/v1/records/${encodeURIComponent(id)}`);
+      await loadUser();
+      status(`Forgot ${gone.deleted.length} record(s) of that ${what} fact.`);
+    } catch (err) {
+      status(err.message, true);
+    }
+  }
+
+  async function exportUser() {
+    if (!state.user) return;
+    try {
+      const resp = await fetch(`/v1/users/${encodeURIComponent(state.user)}/export`,
+        { headers: { Authorization: "Bearer " + state.key } });
+      if (!resp.ok) throw new Error(`${resp.status}: ${resp.statusText}`);
+      const text = await resp.text();
+      const link = $("#export-link");
+      if (link.href) URL.revokeObjectURL(link.href);
+      link.href = URL.createObjectURL(new Blob([text], { type: "application/x-ndjson" }));
+      link.download = `${state.user}.jsonl`;
+      link.click();
+      const lines = text.split("\n").filter(Boolean).length;
+      status(`Exported ${state.user}: ${lines} line(s) (${link.download}).`);
     } catch (err) {
       status(err.message, true);
     }
@@ -215,7 +304,7 @@
   // ------------------------------------------------------------------ wiring
 
   async function connect(event) {
-    event.preventDefault();
+    if (event) event.preventDefault();
     state.key = $("#api-key").value.trim();
     const select = $("#user");
     try {
@@ -224,10 +313,13 @@
         ...users.map((u) => el("option", { value: u }, u)));
       select.disabled = false;
       $("#reload").disabled = false;
+      if ($("#keep-key").checked) sessionStorage.setItem(KEY_SLOT, state.key);
+      else sessionStorage.removeItem(KEY_SLOT);
       status(`Connected: ${users.length} user(s).`);
       if (users.length === 1) { select.value = users[0]; await loadUser(); }
     } catch (err) {
       select.disabled = true;
+      if (err.status === 401) sessionStorage.removeItem(KEY_SLOT);
       status(err.status === 401 ? "That API key was not accepted (401)." : err.message, true);
     }
   }
@@ -237,4 +329,11 @@
   $("#reload").addEventListener("click", loadUser);
   $("#search-form").addEventListener("submit", (e) => { e.preventDefault(); runQuery("search"); });
   $("#answer").addEventListener("click", () => runQuery("answer"));
+  $("#log-newer").addEventListener("click", () => pageLog(-1));
+  $("#log-older").addEventListener("click", () => pageLog(1));
+  $("#export").addEventListener("click", exportUser);
+
+  // A key kept for this tab reconnects on reload (sessionStorage: gone with the tab).
+  const kept = sessionStorage.getItem(KEY_SLOT);
+  if (kept) { $("#api-key").value = kept; connect(null); }
 })();
