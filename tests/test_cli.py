@@ -196,6 +196,9 @@ def test_cli_tenant_reads_what_the_server_stored(tmp_path: Path,
     ans = run(capsys, "answer", "Where do I live?", "--user", "dave", "--tenant", "acme",
               "--db", db, "--json")
     assert isinstance(ans, dict) and "Oslo" in ans["text"]
+    assert run(capsys, "users", "--db", db, "--json") == {"users": ["acme:dave"]}
+    assert run(capsys, "users", "--tenant", "acme", "--db", db, "--json") == {"users": ["dave"]}
+    assert run(capsys, "users", "--tenant", "globex", "--db", db, "--json") == {"users": []}
     plain = run(capsys, "answer", "Where do I live?", "--user", "dave", "--db", db, "--json")
     assert isinstance(plain, dict) and not plain["found"]
     assert main(["records", "--user", "dave", "--tenant", "bad:tenant", "--db", db]) == 2

@@ -169,6 +169,24 @@ def cmd_check(args: argparse.Namespace) -> int:
     return 1 if problems else 0
 
 
+def cmd_users(args: argparse.Namespace) -> None:
+    with _memory(args) as mem:
+        users = mem.users()
+    if args.tenant is not None:
+        from stateledger.interfaces.tenancy import Tenant, validate_tenant
+
+        tenant = Tenant(validate_tenant(args.tenant))
+        users = [u.removeprefix(tenant.prefix) for u in users if tenant.owns(u)]
+
+    def render() -> None:
+        from stateledger.interfaces.render import printable
+
+        for user in users:
+            print(printable(user))
+
+    _emit(args, {"users": users}, render)
+
+
 def cmd_export(args: argparse.Namespace) -> None:
     from stateledger.exchange import write_jsonl
 
@@ -348,6 +366,12 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("forget-user", help="erase a user: every record and log entry")
     _common(p)
     p.set_defaults(func=cmd_forget_user)
+
+    p = sub.add_parser("users", help="the users with memories (a REST tenant's with --tenant)")
+    _common(p, user=False)
+    p.add_argument("--tenant", default=None,
+                   help="only this REST tenant's users, as the server shows them")
+    p.set_defaults(func=cmd_users)
 
     p = sub.add_parser("export", help="write users' records and log as JSONL (lossless)")
     p.add_argument("--out", required=True, help="file to write ('-' for stdout), owner-only")
