@@ -32,7 +32,14 @@ def test_same_results_as_memory(tmp_path: Path, embedder: MiniLMEmbedder) -> Non
             assert [r.status for r in chain] == [Status.SUPERSEDED, Status.ACTIVE]
             assert len(await mem.transactions("alice")) == 2
             assert await mem.users() == ["alice"] and await mem.check() == []
-            assert await mem.forget_user("alice") == 2
+            await mem.put("alice", "plan", {"text": "Trip to Oslo."})
+            plan = await mem.get("alice", "plan")
+            assert plan is not None and plan.text == "Trip to Oslo."
+            lines = await mem.export("alice")
+            assert lines[0]["type"] == "header"
+            assert await mem.forget_user("alice") == 3
+            assert (await mem.restore(lines))["records"] == 3
+            assert await mem.forget_user("alice") == 3
 
     asyncio.run(scenario())
     with Memory(tmp_path / "m.db", embedder=embedder, create=False) as mem:

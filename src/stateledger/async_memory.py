@@ -69,6 +69,13 @@ class AsyncMemory:
                        ) -> list[Transaction]:
         return await self._run(self.memory.add_many, list(messages), progress=progress)
 
+    async def put(self, user_id: str, key: str, value: Mapping[str, Any], *,
+                  at: TimeInput | None = None) -> Transaction:
+        return await self._run(self.memory.put, user_id, key, value, at=at)
+
+    async def get(self, user_id: str, key: str) -> Record | None:
+        return await self._run(self.memory.get, user_id, key)
+
     async def resolve(self, record_id: str, confirm: bool,
                       at: TimeInput | None = None) -> Transaction:
         return await self._run(self.memory.resolve, record_id, confirm, at)
