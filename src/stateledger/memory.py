@@ -700,16 +700,19 @@ class Memory:
         """The live state of a key (``keyed.value_of(record)`` is its value)."""
         return keyed.get(self, user_id, key)
 
-    def full_id(self, record_id: str) -> str:
+    def full_id(self, record_id: str, user_id: str | None = None) -> str:
         """The record id a full id or a unique prefix of one (at least ``MIN_ID_PREFIX``
-        characters, as tables show them) names; UnknownRecordError when none does,
-        AmbiguousIdError when several do."""
+        characters, as tables show them) names, among ``user_id``'s records when given;
+        UnknownRecordError when none does, AmbiguousIdError when several do."""
         if not isinstance(record_id, str) or not record_id.strip():
             raise UnknownRecordError(f"no record with id {record_id!r}")
         rid = record_id.strip()
-        if self.store.get([rid]):
+        uid = None if user_id is None else validate.user_id(user_id)
+        exact = self.store.get([rid])
+        if exact and (uid is None or exact[0].user_id == uid):
             return rid
-        found = self.store.ids_with_prefix(rid, 11) if len(rid) >= MIN_ID_PREFIX else []
+        found = (self.store.ids_with_prefix(rid, 11, uid) if len(rid) >= MIN_ID_PREFIX
+                 else [])
         if not found:
             raise UnknownRecordError(f"no record with id {record_id!r}")
         if len(found) > 1:

@@ -529,3 +529,16 @@ def test_scopes_and_metadata_round_trip(store: Store) -> None:
     assert (one.agent_id, one.run_id, one.metadata) == ("planner", "r-7", meta)
     assert (two.agent_id, two.run_id, two.metadata) == (None, None, None)
     assert one.to_dict()["metadata"] == meta
+
+
+def test_prefix_lookup_within_one_user(store: Store) -> None:
+    from stateledger import Memory, UnknownRecordError
+    from stateledger.models.rules import RulePolicy
+
+    put(store, rec("abcdef01" + "0" * 24, "I have a cat", user="alice"))
+    put(store, rec("abcdef02" + "0" * 24, "I have a dog", user="bob"))
+    assert store.ids_with_prefix("abcdef", 10, "bob") == ["abcdef02" + "0" * 24]
+    mem = Memory(store=store, policy=RulePolicy(), relevance=False)
+    assert mem.full_id("abcdef", "bob") == "abcdef02" + "0" * 24  # not ambiguous for bob
+    with pytest.raises(UnknownRecordError):
+        mem.full_id("abcdef01" + "0" * 24, "bob")  # alice's full id is unknown to bob

@@ -113,7 +113,9 @@ def build_server(memory: Memory, user_default: str | None = None) -> MCPServer[A
     def owned(record_id: str, user_id: str | None) -> Record:
         """The record, if it is the user's; any other id reads as unknown."""
         uid = user(user_id)
-        found = memory.store.get([memory.full_id(record_id)])
+        # Prefixes are looked up among this user's records only: another tenant's ids must
+        # never show, not even in an "ambiguous prefix" message.
+        found = memory.store.get([memory.full_id(record_id, uid)])
         if not found or found[0].user_id != uid:
             raise UnknownRecordError(f"no record with id {record_id!r}")
         return found[0]

@@ -73,8 +73,10 @@ class Store(Protocol):
         """The records of one (user, subject, slot) in the given ledgers (an index lookup)."""
         ...
 
-    def ids_with_prefix(self, prefix: str, limit: int) -> list[str]:
-        """Up to ``limit`` record ids that start with ``prefix``, in id order."""
+    def ids_with_prefix(self, prefix: str, limit: int, user_id: str | None = None
+                        ) -> list[str]:
+        """Up to ``limit`` record ids that start with ``prefix`` (of ``user_id``'s records
+        when given), in id order."""
         ...
 
     def has_user(self, user_id: str) -> bool: ...

@@ -519,8 +519,10 @@ class PostgresStore:
         rows = self._read(self._sql["slot"], (user_id, slot, subject, values))
         return self._hydrate(rows)
 
-    def ids_with_prefix(self, prefix: str, limit: int) -> list[str]:
-        return [row[0] for row in self._read(self._sql["ids_with_prefix"], (prefix, limit))]
+    def ids_with_prefix(self, prefix: str, limit: int, user_id: str | None = None
+                        ) -> list[str]:
+        return [row[0] for row in self._read(self._sql["ids_with_prefix"],
+                                             (prefix, user_id, user_id, limit))]
 
     def version(self, user_id: str) -> int:
         return int(self._read(self._sql["version"], (user_id,))[0][0])

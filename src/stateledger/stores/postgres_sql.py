@@ -124,7 +124,7 @@ def statements(names: dict[str, str]) -> dict[str, str]:
         # transaction; see PostgresStore.commit.
         "lock_user": "SELECT pg_advisory_xact_lock(hashtextextended(%s, 7305))",
         "ids_with_prefix": "SELECT id FROM {records} WHERE starts_with(id, %s) "
-        "ORDER BY id COLLATE \"C\" LIMIT %s",
+        "AND (%s::text IS NULL OR user_id = %s) ORDER BY id COLLATE \"C\" LIMIT %s",
         "version": "SELECT coalesce(max(seq), 0) FROM {log} WHERE user_id = %s",
         "lock_statuses": "SELECT id, status FROM {records} WHERE id = ANY(%s) "
         "ORDER BY id FOR UPDATE",

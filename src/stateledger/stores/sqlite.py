@@ -653,11 +653,13 @@ class SQLiteStore:
             rows = conn.execute(sql, (user_id, slot, subject, *values)).fetchall()
             return self._hydrate(conn, rows)
 
-    def ids_with_prefix(self, prefix: str, limit: int) -> list[str]:
+    def ids_with_prefix(self, prefix: str, limit: int, user_id: str | None = None
+                        ) -> list[str]:
         # A range on the unique index; chr(0x10FFFF) sorts after every character of an id.
         with self._tx("BEGIN") as conn:
-            rows = conn.execute("SELECT id FROM records WHERE id >= ? AND id < ? ORDER BY id "
-                                "LIMIT ?", (prefix, prefix + chr(0x10FFFF), limit))
+            rows = conn.execute("SELECT id FROM records WHERE id >= ? AND id < ? AND "
+                                "(? IS NULL OR user_id = ?) ORDER BY id LIMIT ?",
+                                (prefix, prefix + chr(0x10FFFF), user_id, user_id, limit))
             return [r[0] for r in rows]
 
     def version(self, user_id: str) -> int:
