@@ -175,8 +175,7 @@ def cmd_users(args: argparse.Namespace) -> None:
     if args.tenant is not None:
         from stateledger.interfaces.tenancy import Tenant, validate_tenant
 
-        tenant = Tenant(validate_tenant(args.tenant))
-        users = [u.removeprefix(tenant.prefix) for u in users if tenant.owns(u)]
+        users = Tenant(validate_tenant(args.tenant)).users(users)
 
     def render() -> None:
         from stateledger.interfaces.render import printable

@@ -7,6 +7,7 @@ and writes the same stored ids, so both see one memory.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -46,11 +47,17 @@ class Tenant:
     def owns(self, stored_user_id: str) -> bool:
         return stored_user_id.startswith(self.prefix)
 
+    def users(self, stored: Iterable[str]) -> list[str]:
+        """This tenant's users among stored ids, as the tenant names them."""
+        return [u.removeprefix(self.prefix) for u in stored if self.owns(u)]
+
     def unscope(self, value: Any) -> Any:
-        """Strip the tenant prefix from every ``user_id`` in a response payload."""
+        """Strip the tenant prefix from every ``user_id`` (and ``users`` list) in a response
+        payload."""
         if isinstance(value, dict):
             return {
                 k: (v.removeprefix(self.prefix) if k == "user_id" and isinstance(v, str)
+                    else self.users(v) if k == "users" and isinstance(v, list)
                     else self.unscope(v))
                 for k, v in value.items()
             }

@@ -336,7 +336,7 @@ def create_app(
     @app.get("/v1/users", response_model=s.UsersOut, tags=["inspection"],
              summary="Your tenant's users")
     def users(t: Auth) -> dict[str, Any]:
-        return {"users": [u.removeprefix(t.prefix) for u in mem.users() if t.owns(u)]}
+        return {"users": t.users(mem.users())}
 
     @app.get("/v1/users/{user_id}/records", response_model=list[s.RecordOut],
              tags=["inspection"], summary="A user's records in one ledger (or all)")
@@ -393,12 +393,7 @@ def create_app(
              response_class=PlainTextResponse,
              responses={200: {"content": {"application/x-ndjson": {}}}})
     def export(user_id: str, t: Auth) -> PlainTextResponse:
-        def unscoped(line: dict[str, Any]) -> Any:
-            if line["type"] == "header":
-                line = {**line, "users": [u.removeprefix(t.prefix) for u in line["users"]]}
-            return t.unscope(line)
-
-        lines = [json.dumps(unscoped(line), ensure_ascii=False)
+        lines = [json.dumps(t.unscope(line), ensure_ascii=False)
                  for line in mem.export(t.scope(user_id))]
         return PlainTextResponse("\n".join(lines) + "\n", media_type="application/x-ndjson",
                                  headers={"Content-Disposition":
