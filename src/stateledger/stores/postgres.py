@@ -93,7 +93,10 @@ def _array(vector: Any) -> npt.NDArray[np.float32]:
 
 
 def _plain(value: Any) -> Any:
-    """Enums are stored by value (psycopg would pick a dumper by type, not by value)."""
+    """Enums are stored by value (psycopg would pick a dumper by type, not by value); a
+    metadata object as jsonb."""
+    if isinstance(value, Mapping):
+        return Jsonb(dict(value))
     return value.value if isinstance(value, enum.Enum) else value
 
 
@@ -345,9 +348,8 @@ class PostgresStore:
     # -- writes -----------------------------------------------------------------------------
 
     def _record_row(self, r: Record) -> tuple[Any, ...]:
-        plain = tuple(_plain(getattr(r, f)) for f in RECORD_FIELDS[:-2])
-        meta = None if r.metadata is None else Jsonb(dict(r.metadata))
-        return (*plain, meta, checked_embedding(r, self.dim))
+        plain = tuple(_plain(getattr(r, f)) for f in RECORD_FIELDS[:-1])
+        return (*plain, checked_embedding(r, self.dim))
 
     def commit(
         self, changes: Sequence[tuple[Diff, Transaction]], read_version: int | None = None

@@ -208,11 +208,14 @@ def _ts(value: datetime) -> str:
 
 
 def _sql(value: Any) -> Any:
-    """A model value as stored: enums by value, datetimes as UTC ISO strings."""
+    """A model value as stored: enums by value, datetimes as UTC ISO strings, a metadata
+    object as JSON text."""
     if isinstance(value, enum.Enum):
         return value.value
     if isinstance(value, datetime):
         return _ts(value)
+    if isinstance(value, Mapping):
+        return json.dumps(dict(value), ensure_ascii=False, sort_keys=True)
     return value
 
 
@@ -399,8 +402,6 @@ class SQLiteStore:
 
     def _record_row(self, r: Record) -> tuple[Any, ...]:
         plain = tuple(_sql(getattr(r, f)) for f in _RECORD_FIELDS[:-1])
-        plain = (*plain[:-1], None if r.metadata is None else json.dumps(
-            dict(r.metadata), ensure_ascii=False, sort_keys=True))
         vec = checked_embedding(r, self.dim)
         return (*plain, None if vec is None else vec.tobytes())
 
