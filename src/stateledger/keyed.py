@@ -83,10 +83,8 @@ def put(memory: Memory, user_id: str, key: str, value: Mapping[str, Any], *,
 
     def decide_and_commit() -> Transaction:
         version = memory.store.version(uid)
-        live = [r for r in memory.store.slot_records(uid, "user", slot, [Ledger.ACCEPTED])
-                if r.status is Status.ACTIVE]
-        current = max(live, key=lambda r: (r.valid_from, r.recorded_at)) if live else None
-        if current is not None and value_of(current) == checked and current.text == text:
+        current = _live(memory, uid, slot)
+        if current is not None and value_of(current) == checked:  # the text follows the value
             decision = Decision(Action.NOOP, target_id=current.id,
                                 reason=f"{key!r} already holds this value")
         elif current is not None:
@@ -110,8 +108,11 @@ def put(memory: Memory, user_id: str, key: str, value: Mapping[str, Any], *,
 
 def get(memory: Memory, user_id: str, key: str) -> Record | None:
     """The live state of ``key`` (None when never put, or deleted)."""
-    live = [r for r in memory.store.slot_records(validate.user_id(user_id), "user",
-                                                 slot_of(key), [Ledger.ACCEPTED])
+    return _live(memory, validate.user_id(user_id), slot_of(key))
+
+
+def _live(memory: Memory, uid: str, slot: str) -> Record | None:
+    live = [r for r in memory.store.slot_records(uid, "user", slot, [Ledger.ACCEPTED])
             if r.status is Status.ACTIVE]
     return max(live, key=lambda r: (r.valid_from, r.recorded_at)) if live else None
 

@@ -241,10 +241,11 @@ class Memory:
             for ps in pieces:
                 per_message.append(vectors[offset:offset + len(ps)] if ps else None)
                 offset += len(ps)
-            for i, ps, vs in zip(chunk, pieces, per_message, strict=True):
+            for done, (i, ps, vs) in enumerate(zip(chunk, pieces, per_message, strict=True),
+                                               start + 1):
                 out[i] = self._remember(checked[i], ps, vs)
                 if progress is not None:
-                    progress(start + chunk.index(i) + 1, len(order))
+                    progress(done, len(order))
         return [tx for tx in out if tx is not None]
 
     def _remember(self, msg: validate.CheckedMessage, pieces: Sequence[Piece],

@@ -11,7 +11,6 @@ from __future__ import annotations
 import base64
 import binascii
 from collections.abc import Mapping
-from datetime import datetime
 from typing import Any
 
 import numpy as np
@@ -61,9 +60,9 @@ def parse_record(line: Mapping[str, Any], where: str) -> Record:
             text=_text(line["text"], "text"), subject=_text(line["subject"], "subject"),
             slot=_optional(line["slot"], "slot"), value=_optional(line["value"], "value"),
             source=Source(line["source"]), confidence=float(line["confidence"]),
-            valid_from=_time(line["valid_from"]),
-            valid_to=None if line["valid_to"] is None else _time(line["valid_to"]),
-            recorded_at=_time(line["recorded_at"]), status=Status(line["status"]),
+            valid_from=validate.timestamp(line["valid_from"]),
+            valid_to=None if line["valid_to"] is None else validate.timestamp(line["valid_to"]),
+            recorded_at=validate.timestamp(line["recorded_at"]), status=Status(line["status"]),
             ledger=Ledger(line["ledger"]), links=links,
             provenance=_optional(line["provenance"], "provenance"),
             agent_id=validate.scope_id(line.get("agent_id"), "agent_id"),
@@ -88,16 +87,13 @@ def parse_log(line: Mapping[str, Any], where: str) -> dict[str, Any]:
         for key in ("record_id", "target_id", "resolved_id"):
             _optional(entry[key], key)
         entry["rho"], entry["confidence"] = float(entry["rho"]), float(entry["confidence"])
-        entry["at"], entry["logged_at"] = _time(entry["at"]), _time(entry["logged_at"])
+        for key in ("at", "logged_at"):
+            entry[key] = validate.timestamp(entry[key])
     except InvalidInputError as exc:
         raise type(exc)(f"{where}: {exc}") from None
     except (TypeError, ValueError) as exc:
         raise InvalidInputError(f"{where}: damaged log line ({exc})") from None
     return entry
-
-
-def _time(value: object) -> datetime:
-    return validate.timestamp(value)
 
 
 def _text(value: object, what: str, *, empty_ok: bool = False) -> str:
