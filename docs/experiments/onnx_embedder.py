@@ -28,28 +28,15 @@ def export() -> None:
     enc = MiniLMEmbedder()._encoder
 
     class Wrapped(torch.nn.Module):
-        """stateledger's BertEncoder forward + mean pooling + L2, with the mask always on
-        (the export traces one branch)."""
+        """stateledger's own BertEncoder forward + mean pooling + L2. The example input
+        below is padded, so the trace keeps the forward's masked branch (it also serves
+        unpadded input: the bias is then all zeros)."""
 
         def forward(self, ids: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
-            f = torch.nn.functional
-            batch, length = ids.shape
-            d, heads = enc.hidden, enc.heads
-            x = enc._word[ids] + enc._position[:length] + enc._token_type
-            x = f.layer_norm(x, (d,), *enc._emb_ln, enc.eps)
-            bias = (1.0 - mask[:, None, None, :].to(x.dtype)) * -1e9
-            for layer in enc._layers:
-                qkv = f.linear(x, layer.qkv_w, layer.qkv_b)
-                q, k, v = qkv.view(batch, length, 3, heads, d // heads).permute(2, 0, 3, 1, 4)
-                attn = f.scaled_dot_product_attention(q, k, v, attn_mask=bias)
-                attn = attn.transpose(1, 2).reshape(batch, length, d)
-                x = f.layer_norm(f.linear(attn, layer.out_w, layer.out_b) + x, (d,),
-                                 layer.ln1_w, layer.ln1_b, enc.eps)
-                h = f.gelu(f.linear(x, layer.ff_in_w, layer.ff_in_b))
-                x = f.layer_norm(f.linear(h, layer.ff_out_w, layer.ff_out_b) + x, (d,),
-                                 layer.ln2_w, layer.ln2_b, enc.eps)
+            x = enc.forward(ids, mask)
             m = mask.unsqueeze(-1).to(x.dtype)
-            return f.normalize((x * m).sum(1) / m.sum(1).clamp(min=1e-9), p=2, dim=1)
+            pooled = (x * m).sum(1) / m.sum(1).clamp(min=1e-9)
+            return torch.nn.functional.normalize(pooled, p=2, dim=1)
 
     ids, mask = enc.tokenize(["hello world, this is a test", "short"])
     torch.onnx.export(Wrapped(), (ids, mask), ONNX, input_names=["ids", "mask"],

@@ -529,9 +529,6 @@ class PostgresStore:
     def version(self, user_id: str) -> int:
         return int(self._read(self._sql["version"], (user_id,))[0][0])
 
-    def has_user(self, user_id: str) -> bool:
-        return bool(self._read(self._sql["has_user"], (user_id,)))
-
     def users(self) -> list[str]:
         """Distinct user ids in byte order (``COLLATE "C"``), as SQLite sorts them."""
         return [row[0] for row in self._read(self._sql["users"], ())]

@@ -150,7 +150,6 @@ def statements(names: dict[str, str]) -> dict[str, str]:
         "AND (%s::text[] IS NULL OR r.ledger = ANY(%s))" + _RECORD_ORDER + " LIMIT %s",
         "slot": _SELECT_RECORDS + "WHERE r.user_id = %s AND r.slot = %s AND r.subject = %s "
         "AND r.ledger = ANY(%s)" + _RECORD_ORDER,
-        "has_user": "SELECT 1 FROM {records} WHERE user_id = %s LIMIT 1",
         "users": 'SELECT DISTINCT user_id COLLATE "C" AS u FROM {records} ORDER BY u',
         "log": f"SELECT {', '.join(TX_FIELDS)} FROM {{log}} WHERE user_id = %s "
         "ORDER BY seq DESC LIMIT %s OFFSET %s",

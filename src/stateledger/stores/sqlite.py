@@ -672,11 +672,6 @@ class SQLiteStore:
         row = conn.execute("SELECT max(seq) FROM transactions WHERE user_id = ?", (user_id,))
         return int(row.fetchone()[0] or 0)
 
-    def has_user(self, user_id: str) -> bool:
-        with self._tx("BEGIN") as conn:
-            row = conn.execute("SELECT 1 FROM records WHERE user_id = ? LIMIT 1", (user_id,))
-            return row.fetchone() is not None
-
     def users(self) -> list[str]:
         with self._tx("BEGIN") as conn:
             return [r[0] for r in conn.execute("SELECT DISTINCT user_id FROM records ORDER BY 1")]
