@@ -88,8 +88,24 @@ def same_subject(subject: str, text: str, other_subject: str, other_text: str = 
         other_subject != "user" and _names(other_subject, text))
 
 
+# A name said to someone, not about them: "Thanks, Melanie!", "Hey Tom, guess what", "That
+# sounds great, Ana." (after the start, a comma or a greeting, before punctuation).
+_ADDRESS_BEFORE = re.compile(r"(?:^|[,.!?;:]\s*|\b(?:hey|hi|hello|thanks|thank you|congrats|"
+                             r"congratulations|wow|oh|yes|yeah|no|sorry|dear|bye|aw+|ha(?:ha)+|"
+                             r"lol|ok|okay|yo|cheers|morning|evening|night)[,!]?\s+)$", re.I)
+_ADDRESS_AFTER = re.compile(r"^\s*(?:[,!?.;:]|$)")
+
+
 def _names(subject: str, text: str) -> bool:
-    return bool(text) and re.search(rf"\b{re.escape(subject)}\b", text, re.I) is not None
+    """Whether ``text`` speaks about ``subject`` (by name), not only to them."""
+    if not text:
+        return False
+    for m in re.finditer(rf"\b{re.escape(subject)}\b", text, re.I):
+        addressed = (_ADDRESS_BEFORE.search(text[max(0, m.start() - 24):m.start()])
+                     and _ADDRESS_AFTER.match(text[m.end():]))
+        if not addressed:
+            return True
+    return False
 
 
 def asks_when(question: str) -> bool:
