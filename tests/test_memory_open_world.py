@@ -139,7 +139,11 @@ def test_questions_about_unstated_things_are_not_in_memory(mem: Memory) -> None:
 def test_when_did_it_change_answers_with_the_date(mem: Memory) -> None:
     say(mem, (at(1), "I live in Leeds."), ("2024-03-14T18:00:00+00:00", "I moved to Bristol."))
     ans = mem.answer("When did I move to Bristol?", user_id="alice")
-    assert ans.value == "2024-03-14" and "2024-03-14" in ans.text
+    assert ans.value == "14 March 2024" and "2024-03-14" in ans.text
+    # A statement that says when its state began is dated by it, not by when it was said.
+    say(mem, ("2024-06-10T09:00:00+00:00", "I started learning the cello last week."))
+    ans = mem.answer("When did I start learning the cello?", user_id="alice")
+    assert ans.value == "the week before 10 June 2024", ans.trace["resolver"]
 
 
 def test_a_long_message_with_several_facts(mem: Memory) -> None:

@@ -21,7 +21,9 @@ from stateledger.core import validate
 from stateledger.core.align import align_seeds, slot_keys
 from stateledger.core.belief import BeliefQuestion, believed, parse_belief
 from stateledger.core.cues import question_slots
+from stateledger.core.evidence_rank import rank_evidence
 from stateledger.core.executor import apply_diff, execute
+from stateledger.core.extract import answer_value
 from stateledger.core.invariants import SINGLE_VALUED_SLOTS, check_invariants
 from stateledger.core.labels import label_for
 from stateledger.core.model import (
@@ -563,12 +565,16 @@ class Memory:
                 return held
         pool = packet.items
         scores = self._relevance(question, pool)
-        found = resolve_open(question, packet.view, pool, at=when, relevance=scores,
+        rank = None if scores is None else rank_evidence(
+            question, pool, scores, self._similarity(question, pool))
+        found = resolve_open(question, packet.view, pool, at=when, relevance=scores, rank=rank,
                              same_variable=self._same_variable if scores is not None else None,
                              subject=question_subject(question, user_id))
+        short = answer_value(question, found.value, found.used)
         trace = dict(packet.trace)
         trace["resolver"] = {
             "reason": found.reason,
+            "value": short.how if short is not None else None,
             "used": found.used[0].record.id if found.used else None,
             "used_all": [ev.record.id for ev in found.used],
             "relevance": None if scores is None else {
@@ -582,7 +588,7 @@ class Memory:
             evidence=shown,
             trace=trace,
             found=found.text is not None,
-            value=found.value,
+            value=short.value if short is not None else None,
             used=found.used[0] if found.used else None,
         )
         if self.answerer is None:
@@ -621,6 +627,15 @@ class Memory:
         probs = self.relevance.pair_relations([a.text for a, _ in pairs],
                                               [b.text for _, b in pairs])
         return [bool(p < 0.5) for p in probs[:, 0]]
+
+    def _similarity(self, question: str, pool: tuple[Evidence, ...]) -> list[float]:
+        """Cosine of the question to each pool record (0 for a record without a vector,
+        e.g. from a host that keeps them elsewhere); the question's vector is the one the
+        search just computed (the embedder caches it)."""
+        vector = self.embedder.embed([question])[0]
+        return [0.0 if ev.record.embedding is None
+                else float(np.dot(np.asarray(ev.record.embedding, np.float32), vector))
+                for ev in pool]
 
     def _relevance(self, question: str, pool: tuple[Evidence, ...]) -> list[float] | None:
         """How likely each pool record states what the question asks (None: no model)."""

@@ -121,7 +121,11 @@ def test_open_resolver_before_when_and_list() -> None:
     assert before.used[0].record.id == "a"
     when = resolve_open("When did I move to Bergen?", View.TRANSITION, pool,
                         relevance=[0.9, 0.9])
-    assert when.value == (T0 + timedelta(days=5)).date().isoformat()
+    # The day the state began leads the text; the short value is the answer step's
+    # (``core.extract``), which may read a better date off the statement itself.
+    assert when.used[0].record.id == "b" and when.value is None
+    assert when.text is not None
+    assert when.text.startswith((T0 + timedelta(days=5)).date().isoformat())
     items = ev(rec("x", "add 2 leeks", value="3 leek"), rec("y", "remove steak", value="0 steak"),
                rec("z", "add milk", value="1 milk"))
     shopping = resolve_open("What is on my shopping list?", View.CURRENT, items)

@@ -59,6 +59,9 @@ from stateledger.errors import InvalidInputError
 NOT_IN_MEMORY = "not in memory"
 RELEVANT = 0.5  # least relevance score for evidence to answer a question
 RELEVANCE_MARGIN = 0.1  # states this close to the best score compete by time
+RANK_MARGIN = 0.1  # ... the same, on the answer order (``core.evidence_rank``) when given
+ELSEWHERE_MARGIN = 0.2  # someone else's record this much better: the question's premise is
+# about them ("what did Ana paint?" when only Tom ever painted), so not in memory
 
 Result = tuple[str | None, Evidence | None, str]
 SameVariable = Callable[[Evidence, Sequence[Evidence]], list[bool]]
@@ -243,6 +246,7 @@ def resolve_open(
     *,
     subject: str = "user",
     relevance: Sequence[float] | None = None,
+    rank: Sequence[float] | None = None,
     same_variable: SameVariable | None = None,
     at: datetime | None = None,
 ) -> Resolution:
@@ -261,35 +265,34 @@ def resolve_open(
             and (relevance is None or relevance[i] >= RELEVANT)]
     if not kept:
         return Resolution(None, None, (), "no evidence about what the question asks")
+    if rank is not None:
+        if len(rank) != len(evidence):
+            raise InvalidInputError("rank needs one score per evidence item")
+        mine = {id(ev) for ev in kept}
+        own = max(rank[i] for i, ev in enumerate(evidence) if id(ev) in mine)
+        elsewhere = [rank[i] for i, ev in enumerate(evidence)
+                     if not same_subject(subject, "", ev.record.subject, ev.record.text)]
+        if elsewhere and max(elsewhere) > own + ELSEWHERE_MARGIN:
+            return Resolution(None, None, (), "what the question asks is stated about "
+                                              "someone else, not about who it asks of")
     kind = answer_kind(question)
     if kind is not None and not asks_when(question):
         # "How many ..." is answered by a record that holds a number, when any does.
         typed = [ev for ev in kept if states_kind(ev.record.text, kind)]
         kept = typed or kept
-    if asks_when(question):
-        return _when(kept, at)
-    if asks_all(question):
+    when, listing = asks_when(question), asks_all(question)
+    if listing and not (_every_state(question, view) and same_variable is not None):
         return _all(question, view, kept, at)
     if relevance is not None:
-        score = {id(ev): relevance[i] for i, ev in enumerate(evidence)}
-        anchor = max(kept, key=lambda ev: score[id(ev)])
-        if same_variable is not None:
-            chain = _chain_ids(anchor, evidence)
-            linked = [ev for ev in evidence if ev.record.id in chain and ev is not anchor
-                      and same_subject(subject, "", ev.record.subject, ev.record.text)]
-            # Beside the chain, only evidence scored about as well as the anchor may be a
-            # state of its variable: a fact that merely shares the topic scores lower.
-            top = score[id(anchor)]
-            rest = [ev for ev in kept if ev is not anchor and ev.record.id not in chain
-                    and score[id(ev)] >= top - RELEVANCE_MARGIN]
-            beside = [ev for ev, same in zip(rest, same_variable(anchor, rest), strict=True)
-                      if same]
-            kept = [anchor, *linked, *beside]
-        else:
-            # Without a relation model, time decides among the states scored about as well
-            # as the best one: a newer record that merely mentions the topic must not win.
-            top = score[id(anchor)]
-            kept = [ev for ev in kept if score[id(ev)] >= top - RELEVANCE_MARGIN]
+        kept = _focus(kept, evidence, relevance, subject, same_variable, rank)
+    if when:
+        return _when(kept, at)
+    if listing:
+        # "Every name I have given you" lists the states of one variable: its chain,
+        # whatever relevance each state's own wording earned, and nothing that merely
+        # scored as relevant beside it.
+        return _all(question, view, kept, at)
+    if relevance is not None:
         ordered = _time_ordered(question, view, kept, at)
         if ordered is not None:
             ev, why = ordered
@@ -297,6 +300,36 @@ def resolve_open(
     text, used, reason = resolve(question, view, kept, at=at)
     return Resolution(text, used.record.value if used else None, (used,) if used else (),
                       reason)
+
+
+def _focus(kept: Sequence[Evidence], evidence: Sequence[Evidence], relevance: Sequence[float],
+           subject: str, same_variable: SameVariable | None,
+           rank: Sequence[float] | None = None) -> list[Evidence]:
+    """The states of the variable the best-scored record states: that record (the anchor)
+    first, then its chain of state links and, with a relation model, the records it puts
+    beside it; without one, the records scored about as well as the anchor."""
+    score = {id(ev): relevance[i] for i, ev in enumerate(evidence)}
+    order = score if rank is None else {id(ev): rank[i] for i, ev in enumerate(evidence)}
+    anchor = max(kept, key=lambda ev: order[id(ev)])
+    top = score[id(anchor)]
+    if same_variable is None:
+        # Time decides among the states scored about as well as the best one: a newer
+        # record that merely mentions the topic must not win.
+        return [ev for ev in kept if score[id(ev)] >= top - RELEVANCE_MARGIN]
+    chain = _chain_ids(anchor, evidence)
+    linked = [ev for ev in evidence if ev.record.id in chain and ev is not anchor
+              and same_subject(subject, "", ev.record.subject, ev.record.text)]
+    # Beside the chain, only evidence scored about as well as the anchor may be a state of
+    # its variable: a fact that merely shares the topic scores lower.
+    if rank is None:
+        rest = [ev for ev in kept if ev is not anchor and ev.record.id not in chain
+                and score[id(ev)] >= top - RELEVANCE_MARGIN]
+    else:
+        best = order[id(anchor)]
+        rest = [ev for ev in kept if ev is not anchor and ev.record.id not in chain
+                and order[id(ev)] >= best - RANK_MARGIN]
+    beside = [ev for ev, same in zip(rest, same_variable(anchor, rest), strict=True) if same]
+    return [anchor, *linked, *beside]
 
 
 def _time_ordered(question: str, view: View, kept: Sequence[Evidence], at: datetime | None
@@ -331,13 +364,21 @@ def _when(kept: Sequence[Evidence], at: datetime | None) -> Resolution:
     live = [ev for ev in kept if _live(ev, at)]
     pick = max(live or kept, key=lambda ev: ev.record.valid_from)
     day = pick.record.valid_from.date().isoformat()
-    return Resolution(f"{day}: {pick.record.text}", day, (pick,),
+    # The value is left to the answer step (``core.extract``): the statement may say when
+    # its state began ("I moved here last week") better than the day it was recorded.
+    return Resolution(f"{day}: {pick.record.text}", None, (pick,),
                       "when-question: the date the state began")
+
+
+def _every_state(question: str, view: View) -> bool:
+    """A list question about every past state ("all the names I have given you"), not the
+    live items of a list ("what is on my shopping list")."""
+    return view is View.HISTORICAL or bool(_EVER.search(question))
 
 
 def _all(question: str, view: View, kept: Sequence[Evidence], at: datetime | None
          ) -> Resolution:
-    every_state = view is View.HISTORICAL or bool(_EVER.search(question))
+    every_state = _every_state(question, view)
     chosen = [ev for ev in kept if every_state or _live(ev, at) or ev.label is Label.CURRENT]
     if not chosen:
         return Resolution(None, None, (), "list question: no matching state")
@@ -357,5 +398,5 @@ def _all(question: str, view: View, kept: Sequence[Evidence], at: datetime | Non
                       tuple(chosen), f"list question: {len(chosen)} matching state(s)")
 
 
-_EVER = re.compile(r"\b(?:have been|ever|so far|over time|all the \w+ (?:i|we) (?:gave|"
-                   r"told|had))\b", re.I)
+_EVER = re.compile(r"\b(?:have been|ever|so far|over time|all the \w+ (?:i|we) (?:have |'ve )?"
+                   r"(?:gave|given|told|had|used))\b", re.I)

@@ -1,0 +1,280 @@
+"""The short answer inside a stored statement: the span a question asks for.
+
+The resolver picks the evidence (which record, in which state); this module takes the
+words of it that answer the question, so ``Answer.value`` is "7 May 2023" or "adoption
+agencies" rather than the whole turn. By question shape:
+
+- *when* ("when did ...", "what year ..."): the statement's own time expression resolved
+  against the day it was said (``core.timeexpr``), else that day;
+- *how many / how long / how much*: the number phrase ("about four months", "$4,000");
+- *yes / no* ("did ...", "would ...", "is ..."): "Yes" or "No" by the statement's polarity;
+- *who*, *where*, and questions about named things ("which book ...", "what city ...",
+  "... names"): a quoted title, else the capitalised names the question does not say
+  ("Sweden", "Jonas, Mireille"); *where* else the place phrase ("in a gorgeous forest");
+- anything else: the first run of words the question does not say after the first word it
+  does say (what a statement adds follows what it shares with the question), function
+  words inside the run kept ("chocolate and mixed berry"), time expressions left out.
+
+Pure, no model: word overlap picks the sentence, a table of English function words (a
+general list, not taken from any benchmark) decides what is not content, a table of nouns
+for named things picks the name questions. The rules were developed on LoCoMo
+conversations 0-4 and checked on 5-9 (docs/BENCHMARKS.md). The result says how it was
+found (``Extracted.how``) for the answer's trace.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date, datetime
+
+from stateledger.core.model import Evidence
+from stateledger.core.timeexpr import MONTHS, WEEKDAYS, find_times, when_text
+
+__all__ = ["Extracted", "answer_value", "content_keys", "extract", "question_shape"]
+
+_FUNCTION_WORDS = frozenset("""
+a an the and or but nor so yet of to in on at by for with from into onto about as than then
+that this these those there here it its it's is are was were be been being am do does did
+done doing have has had having will would shall should can could may might must i me my
+mine myself you your yours yourself we us our ours they them their theirs he him his she
+her hers what which who whom whose when where why how if not no yes just really very too
+also all any some such much many more most other own same only even still again ever
+never always lately recently now today yesterday tomorrow oh ah hey hi wow yeah yep okay
+ok thanks thank lol haha great awesome cool nice amazing glad sure totally super pretty
+something someone anything everything nothing thing things stuff lot lots bit kind sort
+like love get got getting go going went gone make made making say said tell told know
+knew feel felt think thought see saw seen want wanted one ones up down out off over again
+im i'm i've i'd i'll you're you've we're we've they're it'd that's what's let's don't
+didn't doesn't isn't wasn't can't won't couldn't wouldn't
+""".split())
+
+_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'’&.\-$%]*[A-Za-z0-9%]|[A-Za-z0-9$]")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\s*[\[\]]\s*|\s*;\s*|\n+")
+_PHOTO = re.compile(r"^shares a photo:\s*", re.I)
+
+_WHEN_Q = re.compile(r"^\s*(?:when\b|what\s+(?:year|month|date|day|time)\b|"
+                     r"(?:in\s+)?which\s+(?:year|month|day|date)\b|how\s+long\s+ago\b)", re.I)
+_COUNT_Q = re.compile(r"\bhow\s+(?:many|much|long|old|often|far|big|tall|heavy)\b", re.I)
+_YES_NO_Q = re.compile(r"^\s*(?:is|are|was|were|do|does|did|would|could|can|has|have|had|"
+                       r"will|should|might)\b", re.I)
+_WHO_Q = re.compile(r"^\s*(?:who|whom|whose)\b|\bwhat\s+(?:is\s+)?(?:the\s+)?name\b", re.I)
+_WHERE_Q = re.compile(r"^\s*where\b|\b(?:which|what)\s+(?:city|country|town|place|state)\b",
+                      re.I)
+_NEGATION = re.compile(r"\b(?:not|no|never|don't|doesn't|didn't|isn't|wasn't|won't|can't|"
+                       r"haven't|hasn't|nor|neither)\b", re.I)
+_NUMBER = re.compile(
+    r"(?:(?:about|around|almost|nearly|over|under|more than|less than|at least|roughly)\s+)?"
+    r"(?:[$£€]\s?\d[\d,.]*|\d[\d,.]*%?|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|"
+    r"eleven|twelve|fifteen|twenty|thirty|forty|fifty|hundred|a few|several|a couple of)\b)"
+    r"(?:\s+(?!and\b|but\b|or\b)[A-Za-z]+){0,2}", re.I)
+_PLACE = re.compile(r"\b(?:in|at|to|from|near|around|into)\s+((?:the\s+|a\s+|an\s+|my\s+|"
+                    r"our\s+)?(?:[A-Za-z'’\-]+\s+){0,3}?[A-Za-z'’\-]+)(?=[,.!?;]|\s+(?:and|but|"
+                    r"with|for|last|this|next|yesterday|today|because|since|when|where|"
+                    r"which|who|while)\b|$)", re.I)
+_NAME = re.compile(r"\b[A-Z][a-z]+(?:[\s-]+[A-Z][a-z]+)*\b")
+_QUOTED = re.compile(r'"([^"]{2,60})"|“([^”]{2,60})”')
+# Questions whose answer is a name or a title: "which book ...", "what city ...", "what are
+# the dogs' names" (a table of English nouns for named things).
+_NAMED_Q = re.compile(r"\b(?:which|what)\s+(?:\w+\s+)?(?:book|novel|movie|film|song|show|"
+                      r"series|band|album|game|city|cities|country|countries|town|place|"
+                      r"restaurant|artist|author|team|brand|company|language|name)s?\b|"
+                      r"\bnames?\b", re.I)
+_CALENDAR = frozenset(m.lower() for m in (*MONTHS, *WEEKDAYS))
+
+MAX_WORDS = 8  # a short answer, not the turn again
+
+
+@dataclass(frozen=True)
+class Extracted:
+    """The short answer and how it was found."""
+
+    value: str
+    how: str
+
+
+def question_shape(question: str) -> str:
+    """``when``, ``count``, ``yes_no``, ``who``, ``where`` or ``what``."""
+    if _WHEN_Q.search(question):
+        return "when"
+    if _COUNT_Q.search(question):
+        return "count"
+    if _WHO_Q.search(question):
+        return "who"
+    if _WHERE_Q.search(question):
+        return "where"
+    if _YES_NO_Q.search(question):
+        return "yes_no"
+    return "what"
+
+
+def _key(word: str) -> str:
+    """A crude stem for matching question words to statement words ("painted" ~ "paint")."""
+    w = word.lower().strip("'’.-")
+    for suffix in ("ing", "ies", "ied", "es", "ed", "s", "ly"):
+        if len(w) > len(suffix) + 3 and w.endswith(suffix):
+            return w[: -len(suffix)][:6]
+    return w[:6]
+
+
+def content_keys(text: str, drop: frozenset[str] = frozenset()) -> set[str]:
+    """The crude stems of the words of ``text`` that are not function words."""
+    return {_key(w) for w in _WORD.findall(text)
+            if w.lower() not in _FUNCTION_WORDS and w.lower() not in drop}
+
+
+def _sentences(text: str) -> list[str]:
+    parts = [_PHOTO.sub("", p).strip() for p in _SENTENCE_END.split(text)]
+    return [p for p in parts if p and _WORD.search(p)]
+
+
+def best_sentence(question: str, text: str) -> str:
+    """The sentence of ``text`` that shares most content words with ``question`` (the first
+    on a tie; the whole text when it has one sentence)."""
+    wanted = content_keys(question)
+    sentences = _sentences(text)
+    if not sentences:
+        return text
+    return max(sentences, key=lambda s: len(wanted & content_keys(s)))
+
+
+def _proper_names(sentence: str, asked: set[str], exclude: frozenset[str]) -> list[str]:
+    """Capitalised names in ``sentence`` that the question does not say (a sentence's
+    first word is capitalised anyway and does not count; nor do months and weekdays)."""
+    out: list[str] = []
+    for m in _NAME.finditer(sentence):
+        words = m.group(0).split()
+        before = sentence[:m.start()].rstrip()
+        if not before or before.endswith((".", "!", "?", ":", "-", "]")):
+            words = words[1:]
+        words = [w for w in words if w.lower() not in _FUNCTION_WORDS
+                 and w.lower() not in _CALENDAR and w.lower() not in exclude
+                 and _key(w) not in asked]
+        if words:
+            out.append(" ".join(words))
+    return list(dict.fromkeys(out))
+
+
+def _quoted(sentence: str, asked: set[str]) -> str | None:
+    """A quoted title the question does not already say ("The Alchemist")."""
+    for m in _QUOTED.finditer(sentence):
+        title = (m.group(1) or m.group(2)).strip()
+        if content_keys(title) - asked:
+            return title
+    return None
+
+
+def _content_run(question: str, sentence: str, names: frozenset[str],
+                 said_at: date | datetime) -> str | None:
+    """The words of ``sentence`` that answer ``question``: the runs of words the question
+    does not say (function words inside a run stay: "chocolate and mixed berry"; time
+    expressions and the asker's names end one), and of those the first after the last word
+    the question does say (what a statement adds follows what it shares with the
+    question: "I got a deal with a renowned outdoor gear company"), else the longest."""
+    asked = content_keys(question) | {_key(n) for n in names}
+    blocked = [(t.start, t.start + len(t.phrase)) for t in find_times(sentence, said_at)]
+    kinds: list[str] = []  # per word: q (the question says it), f (function), t (time), c
+    words = list(_WORD.finditer(sentence))
+    for m in words:
+        w = m.group(0)
+        if any(a <= m.start() < b for a, b in blocked):
+            kinds.append("t")
+        elif w.lower() in names or _key(w) in asked:
+            kinds.append("q")
+        elif w.lower() in _FUNCTION_WORDS:
+            kinds.append("f")
+        else:
+            kinds.append("c")
+    runs: list[tuple[int, int]] = []
+    i = 0
+    while i < len(words):
+        if kinds[i] != "c":
+            i += 1
+            continue
+        j = i
+        while j + 1 < len(words) and kinds[j + 1] in "cf":
+            j += 1
+        while kinds[j] == "f":
+            j -= 1
+        runs.append((i, j))
+        i = j + 1
+    if not runs:
+        return None
+    asked_at = [i for i, k in enumerate(kinds) if k == "q"]
+    after = [r for r in runs if asked_at and r[0] > asked_at[0]]
+    first, last = after[0] if after else max(runs, key=lambda r: sum(
+        k == "c" for k in kinds[r[0]:r[1] + 1]))
+    last = min(last, first + MAX_WORDS - 1)
+    while kinds[last] == "f":
+        last -= 1
+    return sentence[words[first].start():words[last].end()]
+
+
+def extract(question: str, text: str, said_at: date | datetime,
+            names: tuple[str, ...] = ()) -> Extracted | None:
+    """The short answer to ``question`` in ``text`` (a statement made at ``said_at``);
+    ``names`` are people the answer should not be (the asker, the speaker). None when the
+    text holds no span of the asked shape."""
+    shape = question_shape(question)
+    lower_names = frozenset(n.lower() for n in names if n)
+    if shape == "when":
+        sentence = best_sentence(question, text)
+        times = find_times(sentence, said_at) or find_times(text, said_at)
+        if times:
+            return Extracted(times[0].value, f"when: {times[0].phrase!r} resolved against "
+                                             "the day it was said")
+        value, _ = when_text("", said_at)
+        return Extracted(value, "when: the day the statement was made")
+    sentence = best_sentence(question, text)
+    if shape == "count":
+        m = _NUMBER.search(sentence) or _NUMBER.search(text)
+        if m is not None:
+            words = m.group(0).strip(" ,.").split()
+            while len(words) > 1 and words[-1].lower() in _FUNCTION_WORDS:
+                words.pop()  # "six years now", "3 marathons for"
+            return Extracted(" ".join(words), "count: the number phrase")
+    if shape == "yes_no":
+        polarity = "No" if _NEGATION.search(sentence) else "Yes"
+        return Extracted(polarity, "yes/no: the polarity of the best-matching sentence")
+    asked = content_keys(question)
+    if shape in ("who", "where") or _NAMED_Q.search(question):
+        title = _quoted(sentence, asked)
+        if title is not None and shape != "who":
+            return Extracted(title, f"{shape}: the quoted title")
+        mentioned = _proper_names(sentence, asked, lower_names)
+        if mentioned:
+            return Extracted(", ".join(mentioned), f"{shape}: the names it mentions")
+    elif (title := _quoted(sentence, asked)) is not None:
+        return Extracted(title, f"{shape}: the quoted title")
+    if shape == "where":
+        for m in _PLACE.finditer(sentence):
+            phrase = m.group(1)
+            if content_keys(phrase) - content_keys(question):
+                return Extracted(f"{m.group(0).split()[0]} {phrase}".strip(),
+                                 "where: the place phrase")
+    run = _content_run(question, sentence, lower_names, said_at)
+    if run is None:
+        return None
+    return Extracted(run, f"{shape}: the words of the best-matching sentence the question "
+                          "does not say")
+
+
+def answer_value(question: str, value: str | None, used: Sequence[Evidence]) -> Extracted | None:
+    """``Answer.value`` for a resolved answer: the short answer to ``question`` from the
+    evidence it used. A slot value the write path parsed is kept (it is precise), except for
+    a "when" question, which wants the time the statement gives; a list joins the short
+    answers of its items. None when nothing was used."""
+    if not used:
+        return None
+    shape = question_shape(question)
+    if value is not None and shape != "when":
+        return Extracted(value, "the value the write path parsed from the statement")
+    parts = [extract(question, ev.record.text, ev.record.valid_from) for ev in used]
+    found = [p for p in parts if p is not None]
+    if not found:
+        return None
+    if len(found) == 1:
+        return found[0]
+    return Extracted(", ".join(dict.fromkeys(p.value for p in found)),
+                     f"list: {found[0].how}, for each of {len(found)} states")

@@ -1,0 +1,98 @@
+"""The offline answer step: the short answer inside the evidence a question was resolved to
+(``core.extract``)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from stateledger.core.extract import answer_value, extract, question_shape
+from stateledger.core.model import Evidence, Label, Ledger, Record, Source, Status
+
+SAID = datetime(2024, 6, 12, 15, 0, tzinfo=UTC)  # a Wednesday
+
+
+@pytest.mark.parametrize(("question", "shape"), [
+    ("When did you start pottery?", "when"),
+    ("What year did Priya graduate?", "when"),
+    ("In which month did the roof get fixed?", "when"),
+    ("How many cousins does Omar have?", "count"),
+    ("How long has Lena been climbing?", "count"),
+    ("Who did Omar travel with?", "who"),
+    ("Where did Lena buy the kayak?", "where"),
+    ("What country is the tea from?", "where"),
+    ("Did Priya enjoy the opera?", "yes_no"),
+    ("Would Omar go skiing again?", "yes_no"),
+    ("What did Lena cook for the party?", "what"),
+])
+def test_question_shapes(question: str, shape: str) -> None:
+    assert question_shape(question) == shape
+
+
+@pytest.mark.parametrize(("question", "text", "value"), [
+    # when: the statement's own time, resolved against the day it was said
+    ("When did Lena buy the kayak?", "I bought a kayak yesterday!", "11 June 2024"),
+    ("When did Omar sprain his ankle?", "Sprained my ankle last Saturday, ugh.",
+     "the Saturday before 12 June 2024"),
+    ("When did Priya visit Lisbon?", "Lisbon two years ago was the best trip.", "2022"),
+    ("When did Priya adopt the cat?", "We adopted a cat, her name is Miso.", "12 June 2024"),
+    # count: the number phrase
+    ("How long has Lena been climbing?", "I've been climbing for about six years now.",
+     "about six years"),
+    ("How many marathons has Omar run?", "That makes 3 marathons for me.", "3 marathons"),
+    # who / where / titles: the names the question does not say
+    ("Who did Omar go hiking with?", "I went hiking with Jonas and Mireille.",
+     "Jonas, Mireille"),
+    ("Where is Priya moving?", "Big news: I'm moving to Valencia in the autumn.", "Valencia"),
+    ("What book is Lena reading?", 'Currently reading "The Dispossessed" on the train.',
+     "The Dispossessed"),
+    # yes / no: the polarity of the sentence that matches
+    ("Did Omar like the opera?", "Honestly I did not like the opera much.", "No"),
+    ("Does Priya play chess?", "I play chess every Sunday with my dad.", "Yes"),
+    # anything else: what the statement adds to the question
+    ("What did Lena cook for the party?", "For the party I cooked a huge pot of lentil dahl.",
+     "huge pot of lentil dahl"),
+    ("What kind of music does Omar enjoy?", "I mostly enjoy jazz and old soul records.",
+     "jazz and old soul records"),
+])
+def test_the_short_answer_in_a_statement(question: str, text: str, value: str) -> None:
+    got = extract(question, text, SAID)
+    assert got is not None and got.value == value, got
+    assert got.how
+
+
+def test_time_words_are_not_the_answer_to_a_what_question() -> None:
+    got = extract("What deal did Omar sign?", "Last week I signed a deal with a shoe brand.",
+                  SAID)
+    assert got is not None and "week" not in got.value.lower()
+    assert "shoe brand" in got.value
+
+
+def test_the_best_matching_sentence_is_used() -> None:
+    text = "Work has been hectic. Anyway, for dinner I made mushroom risotto. It rained."
+    got = extract("What did Lena make for dinner?", text, SAID)
+    assert got is not None and got.value == "mushroom risotto"
+
+
+def _ev(text: str, value: str | None = None, day: int = 1) -> Evidence:
+    at = datetime(2024, 3, day, tzinfo=UTC)
+    rec = Record(id=f"r{day}", user_id="u", text=text, subject="user", slot=None, value=value,
+                 source=Source.USER, confidence=1.0, valid_from=at, valid_to=None,
+                 recorded_at=at, status=Status.ACTIVE, ledger=Ledger.ACCEPTED)
+    return Evidence(rec, Label.CURRENT, 1.0)
+
+
+def test_answer_value_keeps_a_parsed_slot_value_except_for_when() -> None:
+    ev = _ev("I live in Porto now.", value="Porto", day=4)
+    kept = answer_value("Where do I live?", "Porto", [ev])
+    assert kept is not None and kept.value == "Porto"
+    when = answer_value("When did I move to Porto?", "Porto", [ev])
+    assert when is not None and when.value == "4 March 2024"
+
+
+def test_answer_value_of_a_list_joins_its_items() -> None:
+    used = [_ev("My name is Ilse.", day=1), _ev("Call me Marit from now on.", day=2)]
+    got = answer_value("What are all the names I have given you?", None, used)
+    assert got is not None and got.value == "Ilse, Marit"
+    assert answer_value("Where do I live?", None, []) is None

@@ -1,0 +1,55 @@
+"""End to end with the default Memory: the short answer, and "not in memory" when the
+evidence is about someone else (sentences written for these tests)."""
+
+from __future__ import annotations
+
+from stateledger import Memory
+
+MAY_8 = "2023-05-08T14:00:00+00:00"  # a Monday
+MAY_20 = "2023-05-20T09:00:00+00:00"
+
+
+def test_value_is_the_short_answer_and_text_the_statement(mem: Memory) -> None:
+    mem.add("I finally signed up for a pottery class at the community centre yesterday.",
+            user_id="nora", at=MAY_8)
+    ans = mem.answer("When did I sign up for the pottery class?", user_id="nora")
+    assert ans.found and ans.value == "7 May 2023"
+    assert "pottery class" in ans.text
+    assert ans.trace["resolver"]["value"].startswith("when:")
+    ans = mem.answer("What class did I sign up for?", user_id="nora")
+    assert ans.found and ans.value is not None and "pottery" in ans.value.lower()
+    assert len(ans.value.split()) <= 8 and ans.value != ans.text
+
+
+def test_a_question_about_someone_else_is_not_answered_from_their_friend(mem: Memory) -> None:
+    # Two people talk; only Leo ran the half marathon. Asked about Nora, the memory must
+    # not answer with Leo's race, nor with something else Nora said.
+    mem.add("I ran my first half marathon in Lisbon last Sunday!", user_id="nora", at=MAY_8,
+            speaker="Leo")
+    mem.add("Wow, that's amazing, Leo! I mostly stick to yoga these days.", user_id="nora",
+            at=MAY_8)
+    ans = mem.answer("Where did Nora run her first half marathon?", user_id="nora")
+    assert not ans.found, ans.text
+    ans = mem.answer("Where did Leo run his first half marathon?", user_id="nora")
+    assert ans.found and ans.value == "Lisbon"
+
+
+def test_a_name_said_to_someone_does_not_make_a_statement_about_them(mem: Memory) -> None:
+    mem.add("Thanks, Leo! I adopted a greyhound called Pixel.", user_id="nora", at=MAY_20)
+    ans = mem.answer("What is the name of Leo's dog?", user_id="nora")
+    assert not ans.found, ans.text
+    ans = mem.answer("What is the name of my dog?", user_id="nora")
+    assert ans.found and ans.value == "Pixel"
+
+
+def test_every_name_given_is_listed_from_the_chain_of_states(mem: Memory) -> None:
+    # Each statement revises the one before (a chain of state links); the list follows the
+    # chain, whatever relevance each wording earns on its own.
+    for day, text in enumerate(["My name is Ottilie.", "Wren is what I am called now.",
+                                "I changed my name to Juniper.", "My name has changed to Sol."],
+                               start=1):
+        mem.add(text, user_id="u1", at=f"2024-02-{day:02d}T10:00:00+00:00")
+    ans = mem.answer("What are all the names I have given you?", user_id="u1")
+    assert ans.found
+    for name in ("Ottilie", "Wren", "Juniper", "Sol"):
+        assert name in ans.text and ans.value is not None and name in ans.value
