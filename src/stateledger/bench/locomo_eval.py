@@ -8,10 +8,13 @@ upstream normalisation and Porter stemming (category 1 comma-split, category 3 g
 ';', category 5 the abstention indicator), BLEU-1 on the same tokens, and evidence
 recall@k of the gold ``evidence`` dia ids among the provenance of the top-k evidence.
 
-What is scored is the same prediction the state bench scores (``systems``): a stateledger
-row's slot value when the resolver used one, else the evidence text it returned; the other
-rows' top evidence text. When a stateledger row abstains (the resolver found no evidence in
-the requested state), its prediction is upstream's abstention phrase ``ABSTAIN_TEXT``: the
+What is scored is the short answer: a stateledger row's ``Answer.value`` (the offline
+answer step, ``core.extract``: the span of the evidence it used that the question asks for,
+dates resolved against the day the turn was said), else its text; a value-less row (the
+vector memories, mem0) gets the same answer step over its top evidence item, with that
+turn's session time, so every row is scored as a short answer from its own retrieval.
+When a stateledger row abstains (no evidence about the asked person states what the
+question asks), its prediction is upstream's abstention phrase ``ABSTAIN_TEXT``: the
 system did say "not in memory", and category 5 rewards exactly that; on answerable
 questions an abstention scores 0 like any miss.
 """
@@ -22,11 +25,13 @@ import functools
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from stateledger.bench.locomo_data import Conversation, load_locomo
 from stateledger.bench.scoring import evidence_recall, score_qa
-from stateledger.bench.systems import SharedEmbedder, labelled, select_systems
+from stateledger.bench.systems import Prediction, SharedEmbedder, labelled, select_systems
+from stateledger.core.extract import extract
 from stateledger.models.embedder import Embedder, default_embedder
 
 Progress = Callable[[str, int, int], None]
@@ -109,6 +114,7 @@ def run_locomo(
         emb.prime([t.text for t in turns] + [labelled(t) for t in turns]
                   + [qa.question for qa in qas])
         embed_s += time.perf_counter() - t0
+        said = {t.dia_id: t.at for t in turns}
         for name, factory in chosen.items():
             tick = functools.partial(_tick, progress, name, done, total=total)
             system = factory(emb)
@@ -123,7 +129,7 @@ def run_locomo(
                 t0 = time.perf_counter()
                 for qa in qas:
                     pred = system.answer(qa.question, conv.speaker_a, k)
-                    text = pred.text if pred.found else ABSTAIN_TEXT
+                    text = short_answer(qa.question, pred, said) if pred.found else ABSTAIN_TEXT
                     score = score_qa(text, qa.answer, qa.category)
                     recall = evidence_recall(qa.evidence, [e.provenance or "" for e in
                                                            pred.evidence], k)
@@ -148,6 +154,19 @@ def run_locomo(
         "wall_s": round(time.perf_counter() - started, 2),
     }
     return result
+
+
+def short_answer(question: str, pred: Prediction, said: dict[str, datetime]) -> str:
+    """What is scored: a stateledger row's own short answer; for a row without one, the
+    offline answer step over its top evidence item (said at that turn's time)."""
+    if pred.answer_text is not None or not pred.evidence:
+        return pred.text
+    top = pred.evidence[0]
+    when = said.get(top.provenance or "")
+    if when is None:
+        return top.text
+    got = extract(question, top.text, when)
+    return got.value if got is not None else top.text
 
 
 def _plan(conv: Conversation, max_turns: int | None, max_questions: int | None
