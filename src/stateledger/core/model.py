@@ -371,16 +371,17 @@ class Packet:
 
 @dataclass(frozen=True)
 class Answer:
-    """What ``answer`` returns: ``text`` (a sentence a person can read, or "not in
-    memory"), ``value`` (the short value when the evidence has one), ``found``, the view,
-    the evidence (the item used first, ``used``) and a trace."""
+    """What ``answer`` returns: ``text`` (a sentence a person can read: the statement the
+    answer rests on, or "not in memory"), ``value`` (the short answer taken from it: "7 May
+    2023", "Lisbon", "about six years"; ``trace["resolver"]["value"]`` says how), ``found``,
+    the view, the evidence (the item used first, ``used``) and a trace."""
 
     text: str
     view: View
     evidence: tuple[Evidence, ...]
     trace: dict[str, Any]
     found: bool = True
-    value: str | None = None  # the short answer (the value of the evidence used), if any
+    value: str | None = None  # the short answer (core.extract), if the evidence holds one
     used: Evidence | None = None  # the evidence item the answer was taken from
 
     def to_dict(self) -> dict[str, Any]:

@@ -60,7 +60,7 @@ NOT_IN_MEMORY = "not in memory"
 RELEVANT = 0.5  # least relevance score for evidence to answer a question
 RELEVANCE_MARGIN = 0.1  # states this close to the best score compete by time
 RANK_MARGIN = 0.1  # ... the same, on the answer order (``core.evidence_rank``) when given
-ELSEWHERE_MARGIN = 0.2  # someone else's record this much better: the question's premise is
+ELSEWHERE_MARGIN = 0.1  # someone else's record this much better: the question's premise is
 # about them ("what did Ana paint?" when only Tom ever painted), so not in memory
 
 Result = tuple[str | None, Evidence | None, str]
