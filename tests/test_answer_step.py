@@ -53,3 +53,15 @@ def test_every_name_given_is_listed_from_the_chain_of_states(mem: Memory) -> Non
     assert ans.found
     for name in ("Ottilie", "Wren", "Juniper", "Sol"):
         assert name in ans.text and ans.value is not None and name in ans.value
+
+
+def test_a_question_about_several_things_answers_with_each(mem: Memory) -> None:
+    for day, text in enumerate(["I play the cello in a community orchestra.",
+                                "The weather has been awful all week.",
+                                "On weekends I also play the banjo with friends."], start=1):
+        mem.add(text, user_id="nora", at=f"2024-04-{day:02d}T10:00:00+00:00")
+    ans = mem.answer("What instruments does Nora play?", user_id="nora")
+    assert ans.found and ans.value is not None, ans.trace["resolver"]
+    assert "cello" in ans.value and "banjo" in ans.value
+    assert "weather" not in ans.text
+    assert ans.trace["resolver"]["reason"].startswith("set question")

@@ -116,6 +116,18 @@ def asks_all(question: str) -> bool:
     return _ALL.search(question) is not None
 
 
+# "What activities does Ana do?", "which books has Tom read?": a plural noun asked of
+# someone wants the set of things stated, not the one best record ("class" is no plural).
+_SET = re.compile(r"^\s*(?:so\s+|and\s+)?(?:what|which)\s+(?:(?:kinds?|types?|sorts?)\s+of\s+)?"
+                  r"(?:\w+\s+){0,2}?[a-z]+(?:ies|[^s\W]s)\s+(?:do|does|did|has|have|had|are|"
+                  r"were)\b", re.I)
+
+
+def asks_set(question: str) -> bool:
+    """Whether the question asks for several things at once (a plural noun)."""
+    return _SET.search(question) is not None
+
+
 Kind = Literal["number", "time"]
 
 # Question shapes that want a number: "how many/much/long/old/...", or "what is the <...>

@@ -50,6 +50,7 @@ from stateledger.core.quantity import count_of
 from stateledger.core.question import (
     answer_kind,
     asks_all,
+    asks_set,
     asks_when,
     same_subject,
     states_kind,
@@ -60,6 +61,8 @@ NOT_IN_MEMORY = "not in memory"
 RELEVANT = 0.5  # least relevance score for evidence to answer a question
 RELEVANCE_MARGIN = 0.1  # states this close to the best score compete by time
 RANK_MARGIN = 0.1  # ... the same, on the answer order (``core.evidence_rank``) when given
+SET_MAX = 5  # records a question about several things is answered from
+SET_MARGIN = 0.3  # ... each within this of the best on the answer order
 ELSEWHERE_MARGIN = 0.1  # someone else's record this much better: the question's premise is
 # about them ("what did Ana paint?" when only Tom ever painted), so not in memory
 
@@ -280,6 +283,13 @@ def resolve_open(
         # "How many ..." is answered by a record that holds a number, when any does.
         typed = [ev for ev in kept if states_kind(ev.record.text, kind)]
         kept = typed or kept
+    if rank is not None and asks_set(question) and not asks_all(question):
+        # Beside the best record, the others about the person that rank close to it: the
+        # relevance head, trained on one-variable questions, scores a second instrument or
+        # book low for a plural question.
+        about = [ev for ev in evidence
+                 if same_subject(subject, "", ev.record.subject, ev.record.text)]
+        return _set(question, view, kept, about, evidence, rank, at)
     when, listing = asks_when(question), asks_all(question)
     if listing and not (_every_state(question, view) and same_variable is not None):
         return _all(question, view, kept, at)
@@ -368,6 +378,23 @@ def _when(kept: Sequence[Evidence], at: datetime | None) -> Resolution:
     # its state began ("I moved here last week") better than the day it was recorded.
     return Resolution(f"{day}: {pick.record.text}", None, (pick,),
                       "when-question: the date the state began")
+
+
+def _set(question: str, view: View, kept: Sequence[Evidence], about: Sequence[Evidence],
+         evidence: Sequence[Evidence], rank: Sequence[float], at: datetime | None
+         ) -> Resolution:
+    """A question about several things ("what books has Tom read?"): the best relevant
+    record and the records about the person that rank about as well, best first, at most
+    ``SET_MAX``; live ones only, unless the question asks about the past (a pet that died
+    is no pet I have)."""
+    order = {id(ev): rank[i] for i, ev in enumerate(evidence)}
+    best = max(order[id(ev)] for ev in kept)
+    if not _every_state(question, view):
+        about = [ev for ev in about if _live(ev, at) or ev.label is Label.CURRENT] or about
+    ranked = sorted(about, key=lambda ev: -order[id(ev)])
+    chosen = tuple(ev for ev in ranked[:SET_MAX] if order[id(ev)] >= best - SET_MARGIN)
+    return Resolution("; ".join(ev.record.text for ev in chosen), None, chosen,
+                      f"set question: {len(chosen)} record(s) answer about as well as the best")
 
 
 def _every_state(question: str, view: View) -> bool:
