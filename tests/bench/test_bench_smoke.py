@@ -65,5 +65,11 @@ def test_locomo_smoke(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
         assert all(0.0 <= cats[c][m] <= 1.0 for c in cats for m in ("f1", "bleu1", "recall@5"))
     # the replayed turns hold the gold evidence: a real retriever finds some of it
     assert systems["stateledger"]["overall"]["recall@5"] > 0.1
+    # with one conversation, it is the first half; the held-out half has no questions
+    halves = payload["halves"]
+    assert isinstance(halves, dict)
+    first = halves["stateledger"]["first_half"]["overall"]
+    assert first == round(systems["stateledger"]["overall"]["f1"], 4)
+    assert "second_half" not in halves["stateledger"]
     for name in ("locomo.md", "locomo.json", "locomo_f1.png", "locomo_recall.png"):
         assert (out / name).stat().st_size > 0
