@@ -103,3 +103,7 @@ def test_when_text_falls_back_to_the_day_it_was_said() -> None:
     assert when_text("I adopted a dog", MON_8_MAY_2023)[0] == "8 May 2023"
     assert when_text("I adopted a dog yesterday", MON_8_MAY_2023)[0] == "7 May 2023"
     assert day_text(date(2023, 10, 1)) == "1 October 2023"
+
+
+def test_a_time_before_year_one_is_no_time() -> None:
+    assert find_times("three years ago, yesterday", date(1, 1, 1)) == []

@@ -243,7 +243,10 @@ def find_times(text: str, said_at: date | datetime | None) -> list[TimeMention]:
             if anchor is None and kind not in _ABSOLUTE:
                 taken.append((m.start(), m.end()))
                 continue
-            resolved = _resolve(kind, m, anchor or date.min)
+            try:
+                resolved = _resolve(kind, m, anchor or date.min)
+            except (ValueError, OverflowError):  # "3 years ago" said in year 2: no date
+                resolved = None
             # An impossible date ("31 February") is no time, nor is a part of it.
             taken.append((m.start(), m.end()))
             if resolved is None:
