@@ -43,7 +43,6 @@ from stateledger.core.model import (
     Source,
     Status,
     Transaction,
-    View,
 )
 from stateledger.core.packet import build_packet
 from stateledger.core.policy import (
@@ -512,7 +511,7 @@ class Memory:
         pool_k = max(kk, CONTROLLER_POOL) if ctl is not None and ctl.mode != "off" else kk
         items, trace = build_packet(profile, seeds, get, pool_k, when)
         if ctl is not None:
-            items, trace["controller"] = self._control(ctl, q, profile.view, items, kk)
+            items, trace["controller"] = ctl.rerank_or_prerank(q, profile.view, items, kk)
             trace["k"], trace["final"] = kk, [e.record.id for e in items]
         trace["seeds"] = seed_trace
         trace["at"] = when.isoformat() if when else None
@@ -593,7 +592,7 @@ class Memory:
         )
         if self.answerer is None:
             return answer
-        return self._llm_answer(self.answerer, question, answer)
+        return self.answerer.answer_over(question, answer)
 
     def _belief(self, question: BeliefQuestion, uid: str, packet: Packet,
                 at: datetime | None, scope: Scope) -> Answer | None:
@@ -651,46 +650,6 @@ class Memory:
                             and keyed.key_of(ev.record) is None
                             and ev.record.slot not in asked else 1.0)
                 for x, ev in zip(scores, pool, strict=True)]
-
-    def _llm_answer(self, answerer: LLMAnswerer, question: str, fallback: Answer) -> Answer:
-        """The LLM's answer when it gives a valid one; else the resolver's, and the trace says
-        why. Any exception counts as a failure: an optional network call must never cost the
-        caller an answer the offline path can give."""
-        try:
-            outcome = answerer.answer(question, fallback.view, fallback.evidence)
-            llm_trace = outcome.trace
-        except Exception as exc:
-            outcome = None
-            llm_trace = {"status": "fallback", "error": f"{type(exc).__name__}: {exc}"}
-        trace = dict(fallback.trace)
-        if outcome is None or outcome.value is None:
-            trace["llm"] = {**llm_trace, "answered_by": "resolver"}
-            return Answer(fallback.text, fallback.view, fallback.evidence, trace,
-                          fallback.found, fallback.value, fallback.used)
-        trace["llm"] = {**llm_trace, "answered_by": "llm"}
-        by_id = {ev.record.id: ev.record for ev in fallback.evidence}
-        values = [by_id[i].value for i in outcome.info.get("used_ids", []) if by_id[i].value]
-        return Answer(
-            text=outcome.value,
-            view=fallback.view,
-            evidence=fallback.evidence,
-            trace=trace,
-            found=bool(outcome.info.get("found", True)),
-            value=values[0] if values else None,
-            used=next((ev for ev in fallback.evidence
-                       if ev.record.id in outcome.info.get("used_ids", [])), None),
-        )
-
-    @staticmethod
-    def _control(
-        ctl: RetrieveController, query: str, view: View, pool: list[Evidence], k: int
-    ) -> tuple[list[Evidence], dict[str, Any]]:
-        """Apply the bounded controller to the pre-ranked pool; on any failure the pre-rank."""
-        try:
-            return ctl.rerank(query, view, pool, k)
-        except Exception as exc:  # optional network path: never fail a search over it
-            return pool[:k], {"mode": ctl.mode, "status": "fallback", "selected": [],
-                              "parse_ok": False, "error": f"{type(exc).__name__}: {exc}"}
 
     # -- inspection ---------------------------------------------------------------------------
 

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Generic, Literal, TypeVar, get_args
 
-from stateledger.core.model import Action, Decision, Evidence, Relation, Status, View
+from stateledger.core.model import Action, Answer, Decision, Evidence, Relation, Status, View
 from stateledger.core.policy import Candidate, Policy, Statement
 from stateledger.errors import InvalidInputError, LLMError, LLMOutputError
 from stateledger.llm.client import ChatClient
@@ -98,6 +98,34 @@ class LLMAnswerer:
             attempts=done.attempts,
         )
         return LLMOutcome(text, "ok", None, done.raw, info)
+
+    def answer_over(self, question: str, fallback: Answer) -> Answer:
+        """The LLM's answer when it gives a valid one; else ``fallback`` (the resolver's),
+        and the trace says why. Any exception counts as a failure: an optional network call
+        must never cost the caller an answer the offline path can give."""
+        try:
+            outcome = self.answer(question, fallback.view, fallback.evidence)
+            llm_trace = outcome.trace
+        except Exception as exc:
+            outcome = None
+            llm_trace = {"status": "fallback", "error": f"{type(exc).__name__}: {exc}"}
+        trace = dict(fallback.trace)
+        if outcome is None or outcome.value is None:
+            trace["llm"] = {**llm_trace, "answered_by": "resolver"}
+            return replace(fallback, trace=trace)
+        trace["llm"] = {**llm_trace, "answered_by": "llm"}
+        by_id = {ev.record.id: ev.record for ev in fallback.evidence}
+        values = [by_id[i].value for i in outcome.info.get("used_ids", []) if by_id[i].value]
+        return Answer(
+            text=outcome.value,
+            view=fallback.view,
+            evidence=fallback.evidence,
+            trace=trace,
+            found=bool(outcome.info.get("found", True)),
+            value=values[0] if values else None,
+            used=next((ev for ev in fallback.evidence
+                       if ev.record.id in outcome.info.get("used_ids", [])), None),
+        )
 
 
 class LLMJudgePolicy:
@@ -220,6 +248,17 @@ class RetrieveController:
             return LLMOutcome(None, "fallback", "controller recommended fallback", done.raw, info)
         selected = list(dict.fromkeys(reply.selected))[: min(k, CONTROLLER_MAX_SELECTED)]
         return LLMOutcome(selected, "ok", None, done.raw, info)
+
+    def rerank_or_prerank(
+        self, question: str, view: View | str, pool: Sequence[Evidence], k: int
+    ) -> tuple[list[Evidence], dict[str, Any]]:
+        """``rerank``, or the pre-rank's top k on any failure (an optional network path
+        must never fail a search)."""
+        try:
+            return self.rerank(question, view, pool, k)
+        except Exception as exc:
+            return list(pool)[:k], {"mode": self.mode, "status": "fallback", "selected": [],
+                                    "parse_ok": False, "error": f"{type(exc).__name__}: {exc}"}
 
     def rerank(
         self, question: str, view: View | str, pool: Sequence[Evidence], k: int
