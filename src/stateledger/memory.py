@@ -485,11 +485,15 @@ class Memory:
         ``agent_id`` / ``run_id`` / ``metadata`` keep only records added with those (every
         metadata key given must hold that value); a scoped search ranks the scope's records
         by exact similarity (a scan of the user's records)."""
+        return self._search(query, user_id, k, at, Scope.of(agent_id, run_id, metadata))[0]
+
+    def _search(self, query: str, user_id: str, k: int, at: TimeInput | None, scope: Scope
+                ) -> tuple[Packet, np.ndarray]:
+        """``search``, and the query's vector (the answer step ranks the pool with it)."""
         q = validate.text(query, what="query", limit=validate.MAX_QUERY_CHARS)
         uid = validate.user_id(user_id)  # a user with no memories gets an empty packet
         kk = validate.k(k)
         when = validate.optional_timestamp(at)
-        scope = Scope.of(agent_id, run_id, metadata)
         started = time.perf_counter()
         profile = profile_query(q)
         vector = self.embedder.embed([q])[0]
@@ -516,7 +520,7 @@ class Memory:
         trace["seeds"] = seed_trace
         trace["at"] = when.isoformat() if when else None
         trace["elapsed_ms"] = round((time.perf_counter() - started) * 1000, 3)
-        return Packet(q, profile.view, tuple(items), trace)
+        return Packet(q, profile.view, tuple(items), trace), vector
 
     def _scoped_seeds(self, user_id: str, vector: np.ndarray, n: int, scope: Scope
                       ) -> tuple[list[tuple[str, float]], dict[str, Any]]:
@@ -554,18 +558,17 @@ class Memory:
         """
         when = validate.optional_timestamp(at)
         pool_k = LIST_POOL if asks_all(question) else ANSWER_POOL
-        packet = self.search(question, user_id, k=max(k, pool_k), at=when, agent_id=agent_id,
-                             run_id=run_id, metadata=metadata)
+        scope = Scope.of(agent_id, run_id, metadata)
+        packet, vector = self._search(question, user_id, max(k, pool_k), when, scope)
         belief = parse_belief(question)
         if belief is not None:
-            held = self._belief(belief, validate.user_id(user_id), packet, when,
-                                Scope.of(agent_id, run_id, metadata))
+            held = self._belief(belief, validate.user_id(user_id), packet, when, scope)
             if held is not None:
                 return held
         pool = packet.items
         scores = self._relevance(question, pool)
         rank = None if scores is None else rank_evidence(
-            question, pool, scores, self._similarity(question, pool))
+            question, pool, scores, _similarity(pool, vector))
         found = resolve_open(question, packet.view, pool, at=when, relevance=scores, rank=rank,
                              same_variable=self._same_variable if scores is not None else None,
                              subject=question_subject(question, user_id))
@@ -626,15 +629,6 @@ class Memory:
         probs = self.relevance.pair_relations([a.text for a, _ in pairs],
                                               [b.text for _, b in pairs])
         return [bool(p < 0.5) for p in probs[:, 0]]
-
-    def _similarity(self, question: str, pool: tuple[Evidence, ...]) -> list[float]:
-        """Cosine of the question to each pool record (0 for a record without a vector,
-        e.g. from a host that keeps them elsewhere); the question's vector is the one the
-        search just computed (the embedder caches it)."""
-        vector = self.embedder.embed([question])[0]
-        return [0.0 if ev.record.embedding is None
-                else float(np.dot(np.asarray(ev.record.embedding, np.float32), vector))
-                for ev in pool]
 
     def _relevance(self, question: str, pool: tuple[Evidence, ...]) -> list[float] | None:
         """How likely each pool record states what the question asks (None: no model)."""
@@ -792,3 +786,11 @@ def default_policy() -> Policy:
     from stateledger.models.relation import shared_relation_model
 
     return OpenWorldPolicy(shared_relation_model())
+
+
+def _similarity(pool: Sequence[Evidence], vector: np.ndarray) -> list[float]:
+    """Cosine of the query ``vector`` to each pool record (0 for a record without a vector,
+    e.g. from a host that keeps them elsewhere)."""
+    return [0.0 if ev.record.embedding is None
+            else float(np.dot(np.asarray(ev.record.embedding, np.float32), vector))
+            for ev in pool]

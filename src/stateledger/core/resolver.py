@@ -261,20 +261,18 @@ def resolve_open(
     best-scored record's variable (its chain of state links, and the records the model
     puts beside it), never between two facts that merely both look relevant."""
     check_at(at)
-    if relevance is not None and len(relevance) != len(evidence):
-        raise InvalidInputError("relevance needs one score per evidence item")
-    kept = [ev for i, ev in enumerate(evidence)
-            if same_subject(subject, "", ev.record.subject, ev.record.text)
-            and (relevance is None or relevance[i] >= RELEVANT)]
+    for name, scores in (("relevance", relevance), ("rank", rank)):
+        if scores is not None and len(scores) != len(evidence):
+            raise InvalidInputError(f"{name} needs one score per evidence item")
+    about = [ev for ev in evidence if same_subject(subject, "", ev.record.subject, ev.record.text)]
+    position = {id(ev): i for i, ev in enumerate(evidence)}
+    kept = [ev for ev in about if relevance is None or relevance[position[id(ev)]] >= RELEVANT]
     if not kept:
         return Resolution(None, None, (), "no evidence about what the question asks")
     if rank is not None:
-        if len(rank) != len(evidence):
-            raise InvalidInputError("rank needs one score per evidence item")
-        mine = {id(ev) for ev in kept}
-        own = max(rank[i] for i, ev in enumerate(evidence) if id(ev) in mine)
-        elsewhere = [rank[i] for i, ev in enumerate(evidence)
-                     if not same_subject(subject, "", ev.record.subject, ev.record.text)]
+        own = max(rank[position[id(ev)]] for ev in kept)
+        mine = {id(ev) for ev in about}
+        elsewhere = [rank[i] for i, ev in enumerate(evidence) if id(ev) not in mine]
         if elsewhere and max(elsewhere) > own + ELSEWHERE_MARGIN:
             return Resolution(None, None, (), "what the question asks is stated about "
                                               "someone else, not about who it asks of")
@@ -287,14 +285,12 @@ def resolve_open(
         # Beside the best record, the others about the person that rank close to it: the
         # relevance head, trained on one-variable questions, scores a second instrument or
         # book low for a plural question.
-        about = [ev for ev in evidence
-                 if same_subject(subject, "", ev.record.subject, ev.record.text)]
         return _set(question, view, kept, about, evidence, rank, at)
     when, listing = asks_when(question), asks_all(question)
     if listing and not (_every_state(question, view) and same_variable is not None):
         return _all(question, view, kept, at)
     if relevance is not None:
-        kept = _focus(kept, evidence, relevance, subject, same_variable, rank)
+        kept = _focus(kept, evidence, relevance, about, same_variable, rank)
     if when:
         return _when(kept, at)
     if listing:
@@ -313,7 +309,7 @@ def resolve_open(
 
 
 def _focus(kept: Sequence[Evidence], evidence: Sequence[Evidence], relevance: Sequence[float],
-           subject: str, same_variable: SameVariable | None,
+           about: Sequence[Evidence], same_variable: SameVariable | None,
            rank: Sequence[float] | None = None) -> list[Evidence]:
     """The states of the variable the best-scored record states: that record (the anchor)
     first, then its chain of state links and, with a relation model, the records it puts
@@ -327,8 +323,7 @@ def _focus(kept: Sequence[Evidence], evidence: Sequence[Evidence], relevance: Se
         # record that merely mentions the topic must not win.
         return [ev for ev in kept if score[id(ev)] >= top - RELEVANCE_MARGIN]
     chain = _chain_ids(anchor, evidence)
-    linked = [ev for ev in evidence if ev.record.id in chain and ev is not anchor
-              and same_subject(subject, "", ev.record.subject, ev.record.text)]
+    linked = [ev for ev in about if ev.record.id in chain and ev is not anchor]
     # Beside the chain, only evidence scored about as well as the anchor may be a state of
     # its variable: a fact that merely shares the topic scores lower.
     if rank is None:
