@@ -115,7 +115,8 @@ def run_locomo(
     total = sum(len(turns) + len(qas) for _, turns, qas in plan)
     done = dict.fromkeys(chosen, 0)
     embed_s = 0.0
-    for conv, turns, qas in plan:
+    for index, (conv, turns, qas) in enumerate(plan):
+        part = _half(index, len(plan))
         t0 = time.perf_counter()
         emb.prime([t.text for t in turns] + [labelled(t) for t in turns]
                   + [qa.question for qa in qas])
@@ -141,8 +142,7 @@ def run_locomo(
                                                            pred.evidence], k)
                     for cat in (CATEGORIES[qa.category], "overall"):
                         sums[name][cat].add(score.f1, score.bleu1, recall)
-                        half[name][_half(convs.index(conv), len(convs))][cat].add(
-                            score.f1, score.bleu1, recall)
+                        half[name][part][cat].add(score.f1, score.bleu1, recall)
                 tick(len(qas))
                 timing[name]["answer_s"] += time.perf_counter() - t0
             finally:

@@ -1,15 +1,15 @@
 """Which evidence answers a question best: the order the resolver picks its anchor by.
 
-Three signals, each catching what the others miss, summed with equal footing:
+The relevance head's probability that a record states what the question asks (a
+cross-encoder; sharp on state variables, loose on events) leads. Two signals that catch
+what it misses break its near-ties, at lower weight:
 
-- the relevance head's probability that a record states what the question asks (a
-  cross-encoder; sharp on state variables, loose on events);
 - the bi-encoder cosine between the question and the record (MiniLM, trained for
   question/answer retrieval);
 - the share of the question's content words the record repeats (names, rare nouns: what
   embeddings blur);
 
-plus a bonus for a record said within the dates the question names ("what did I say in
+plus a small bonus for a record said within the dates the question names ("what did I say in
 August 2023", "on 9 November 2022": ``core.timeexpr`` reads only absolute dates here, since
 a question's "last week" has no anchor). Pure: the caller supplies the model scores.
 """

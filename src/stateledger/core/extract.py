@@ -218,15 +218,11 @@ def extract(question: str, text: str, said_at: date | datetime,
     text holds no span of the asked shape."""
     shape = question_shape(question)
     lower_names = frozenset(n.lower() for n in names if n)
-    if shape == "when":
-        sentence = best_sentence(question, text)
-        times = find_times(sentence, said_at) or find_times(text, said_at)
-        if times:
-            return Extracted(times[0].value, f"when: {times[0].phrase!r} resolved against "
-                                             "the day it was said")
-        value, _ = when_text("", said_at)
-        return Extracted(value, "when: the day the statement was made")
     sentence = best_sentence(question, text)
+    if shape == "when":
+        # The best-matching sentence's time first, else the statement's, else its day.
+        value, how = when_text(sentence if find_times(sentence, said_at) else text, said_at)
+        return Extracted(value, f"when: {how}")
     if shape == "count":
         m = _NUMBER.search(sentence) or _NUMBER.search(text)
         if m is not None:
