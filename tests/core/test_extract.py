@@ -45,6 +45,7 @@ def test_question_shapes(question: str, shape: str) -> None:
     ("Who did Omar go hiking with?", "I went hiking with Jonas and Mireille.",
      "Jonas, Mireille"),
     ("Where is Priya moving?", "Big news: I'm moving to Valencia in the autumn.", "Valencia"),
+    ("Who was Omar's dentist?", "We stopped seeing Dr. Okafor in March.", "Dr. Okafor"),
     ("What book is Lena reading?", 'Currently reading "The Dispossessed" on the train.',
      "The Dispossessed"),
     # yes / no: the polarity of the sentence that matches

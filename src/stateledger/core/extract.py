@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 
 from stateledger.core.model import Evidence
+from stateledger.core.segment import sentences
 from stateledger.core.timeexpr import MONTHS, WEEKDAYS, find_times, when_text
 
 __all__ = ["Extracted", "answer_value", "content_keys", "extract", "question_shape"]
@@ -51,7 +52,9 @@ didn't doesn't isn't wasn't can't won't couldn't wouldn't
 """.split())
 
 _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'’&.\-$%]*[A-Za-z0-9%]|[A-Za-z0-9$]")
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\s*[\[\]]\s*|\s*;\s*|\n+")
+# Breaks inside a record's text besides sentence ends (``segment.sentences``): brackets
+# (a photo caption), semicolons and line breaks.
+_BREAKS = re.compile(r"\s*[\[\]]\s*|\s*;\s*|\n+")
 _PHOTO = re.compile(r"^shares a photo:\s*", re.I)
 
 _WHEN_Q = re.compile(r"^\s*(?:when\b|what\s+(?:year|month|date|day|time)\b|"
@@ -73,7 +76,7 @@ _PLACE = re.compile(r"\b(?:in|at|to|from|near|around|into)\s+((?:the\s+|a\s+|an\
                     r"our\s+)?(?:[A-Za-z'’\-]+\s+){0,3}?[A-Za-z'’\-]+)(?=[,.!?;]|\s+(?:and|but|"
                     r"with|for|last|this|next|yesterday|today|because|since|when|where|"
                     r"which|who|while)\b|$)", re.I)
-_NAME = re.compile(r"\b[A-Z][a-z]+(?:[\s-]+[A-Z][a-z]+)*\b")
+_NAME = re.compile(r"\b(?:(?:Dr|Mr|Mrs|Ms|Prof)\.\s+)?[A-Z][a-z]+(?:[\s-]+[A-Z][a-z]+)*\b")
 _QUOTED = re.compile(r'"([^"]{2,60})"|“([^”]{2,60})”')
 # Questions whose answer is a name or a title: "which book ...", "what city ...", "what are
 # the dogs' names" (a table of English nouns for named things).
@@ -125,7 +128,8 @@ def content_keys(text: str, drop: frozenset[str] = frozenset()) -> set[str]:
 
 
 def _sentences(text: str) -> list[str]:
-    parts = [_PHOTO.sub("", p).strip() for p in _SENTENCE_END.split(text)]
+    parts = [_PHOTO.sub("", p).strip()
+             for chunk in _BREAKS.split(text) for p in sentences(chunk)]
     return [p for p in parts if p and _WORD.search(p)]
 
 

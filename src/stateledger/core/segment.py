@@ -100,6 +100,11 @@ def _sentences(line: str, offset: int) -> list[Piece]:
     return out
 
 
+def sentences(text: str) -> list[str]:
+    """The sentences of one line of prose, not split after an abbreviation ("Dr. Patel")."""
+    return [p.text for p in _sentences(text, 0)]
+
+
 def _words(text: str) -> int:
     return len(text.split())
 
