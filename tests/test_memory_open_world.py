@@ -228,3 +228,22 @@ def test_a_message_of_a_hundred_thousand_characters_is_split_and_decided(mem: Me
     live = mem.records("alice", Ledger.ACCEPTED)
     assert [r.text for r in live] == ["Our build server runs on Jenkins."]
     assert live[0].provenance == "long-1"
+
+
+def test_alike_sentences_about_two_variables_stay_two_states(mem: Memory) -> None:
+    # Same frame, different variables: neither retires the other.
+    say(mem, (at(1), "Fun fact about my job: I work at Harbor Freight Logistics."),
+        (at(2), "Fun fact about my job: I work as a dispatcher."),
+        (at(3), "Fun fact about my week: our go-to holiday spot is the Dolomites."))
+    live = {r.text for r in mem.records("alice")}
+    assert any("Harbor Freight" in t for t in live) and any("dispatcher" in t for t in live)
+    answers(mem, "Which company does Alice work for?", "Harbor Freight")
+    answers(mem, "Where does Alice usually go on holiday?", "Dolomites")
+
+
+def test_a_number_stated_in_passing_is_kept_and_its_correction_revises_it(mem: Memory) -> None:
+    acts = say(mem, (at(1), "I keep a log, it takes me 35 minutes to get to work."),
+               (at(2), "Correction: it takes me 50 minutes to get to work, not 35."))
+    assert acts == [Action.APPEND, Action.REVISE]
+    answers(mem, "How many minutes is Alice's commute now?", "50", absent=["35 minutes"])
+    answers(mem, "How long was Alice's commute before?", "35")

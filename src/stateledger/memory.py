@@ -83,6 +83,7 @@ SLOT_SEEDS = 4  # records per asked (subject, slot) added to the seeds from the 
 CONTROLLER_POOL = 10
 ANSWER_POOL = 10  # evidence items the answer step weighs (the packet shows the top k)
 OTHER_SLOT_WEIGHT = 0.5  # relevance factor of a record whose slot the question does not ask
+SLOT_MATCH_RELEVANCE = 0.7  # least relevance of a record of the slot the question asks first
 LIST_POOL = 30  # ... for a question that asks for every matching state ("all the names")
 BELIEF_RECORDS = 200  # records read for a belief question (the thing's states, the people)
 MIN_ID_PREFIX = 6  # shortest record id prefix full_id looks up (tables show 8)
@@ -636,13 +637,13 @@ class Memory:
             return None
         scores = self.relevance.relevance(question, [ev.record.text for ev in pool])
         # The slot table as a precise feature, never a gate: a record whose parsed slot is
-        # not one the question asks about ("I'm with Sam" for "where do I live?") counts
-        # for less; records without a slot-table slot (keyed states' "key:..." included),
-        # and questions without one, are unaffected.
-        asked = set(question_slots(question))
-        return [float(x) * (OTHER_SLOT_WEIGHT if asked and ev.record.slot is not None
-                            and keyed.key_of(ev.record) is None
-                            and ev.record.slot not in asked else 1.0)
+        # the one the question asks about first ("it takes me 40 minutes to get to work"
+        # for "how long is Caroline's commute?") is relevant whatever the head made of the
+        # pair; one whose slot the question does not ask about ("I'm with Sam" for "where
+        # do I live?") counts for less; records without a slot-table slot (keyed states'
+        # "key:..." included), and questions without one, are unaffected.
+        asked = question_slots(question)
+        return [_slot_weighed(float(x), ev.record, asked)
                 for x, ev in zip(scores, pool, strict=True)]
 
     # -- inspection ---------------------------------------------------------------------------
@@ -771,6 +772,14 @@ class Relevance(Protocol):
 
     def pair_relations(self, records: Sequence[str], statements: Sequence[str]
                        ) -> np.ndarray: ...
+
+
+def _slot_weighed(score: float, record: Record, asked: Sequence[str]) -> float:
+    if not asked or record.slot is None or keyed.key_of(record) is not None:
+        return score
+    if record.slot == asked[0]:
+        return max(score, SLOT_MATCH_RELEVANCE)
+    return score if record.slot in asked else score * OTHER_SLOT_WEIGHT
 
 
 def default_relevance() -> Relevance:

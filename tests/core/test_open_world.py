@@ -20,7 +20,14 @@ from stateledger.core.model import (
     Source,
     Status,
 )
-from stateledger.core.open_world import RELATIONS, Stance, decide_open_world, may_share_state
+from stateledger.core.open_world import (
+    RELATIONS,
+    Stance,
+    decide_open_world,
+    may_share_state,
+    slot_relation,
+    slot_stance,
+)
 from stateledger.core.policy import Candidate, Statement
 
 T0 = datetime(2024, 1, 1, tzinfo=UTC)
@@ -179,3 +186,66 @@ def test_backfill_places_an_earlier_state_between_its_neighbours() -> None:
                                       recalled, state))
     assert (after["e"].valid_from, after["e"].valid_to) == (t[2], t[2])
     assert after["c"].status is Status.ACTIVE and "e" in after["c"].linked(LinkType.SUPERSEDES)
+
+
+# --- the slot table as a precise feature beside the relation model -------------------------
+
+
+def slotted(rid: str, text: str, slot: str, value: str, **kw: Any) -> Record:
+    return replace(record(rid, text, **kw), slot=slot, value=value)
+
+
+def test_two_specific_slots_are_two_variables_whatever_the_model_says() -> None:
+    employer = slotted("e", "I work at Summit Outfitters", "employer", "Summit Outfitters")
+    st = statement("I work as a librarian", slot="job", value="librarian")
+    assert _read(st, employer) == "unrelated"
+    # A generic slot ("I love X") or a missing one leaves the pair to the model.
+    assert slot_relation(replace(st, slot="like"), employer) is None
+    assert slot_relation(replace(st, slot=None, value=None), employer) is None
+    assert slot_relation(st, replace(employer, slot=None)) is None
+
+
+def _read(st: Statement, rec: Record) -> str:
+    probs = slot_relation(st, rec)
+    assert probs is not None
+    return RELATIONS[max(range(len(RELATIONS)), key=probs.__getitem__)]
+
+
+def test_one_slot_reads_restatement_update_ending_scope_and_a_second_value() -> None:
+    city = slotted("c", "I live in Raleigh", "location", "Raleigh")
+    assert _read(statement("still in Raleigh", slot="location", value="Raleigh"), city) == "same"
+    assert _read(statement("moved to Boston", slot="location", value="Boston"), city) == "update"
+    assert _read(statement("I no longer live in Raleigh", slot="location", value="Raleigh",
+                           negated=True), city) == "end"
+    assert _read(statement("I decided not to move to Raleigh", slot="location",
+                           value="Raleigh", denies=True), city) == "end"
+    cello = slotted("i", "I play the cello", "favourite_instrument", "cello")
+    assert _read(statement("I only play the cello on holidays now",
+                           slot="favourite_instrument", value="cello", scoped=True),
+                 cello) == "update"
+    dog = slotted("d", "I have a dog named Gizmo", "pet", "Gizmo")
+    assert _read(statement("we adopted a kitten named Ziggy", slot="pet", value="Ziggy",
+                           single_valued=False), dog) == "coexist"
+    assert _read(statement("Gizmo passed away and we got Ollie", slot="pet", value="Ollie",
+                           single_valued=False, retracts="Gizmo"), dog) == "end"
+
+
+def test_a_statement_of_a_specific_slot_is_a_fact_whatever_the_stance_head_says() -> None:
+    st = statement("I actually keep track, it takes me 40 minutes to get to work",
+                   slot="commute", value="40 minutes")
+    assert slot_stance(st, Stance(fact=0.1)).fact >= 0.9
+    assert slot_stance(replace(st, question=True), Stance(fact=0.1)).fact == 0.1
+    assert slot_stance(replace(st, slot=None, value=None), Stance(fact=0.1)).fact == 0.1
+
+
+def test_an_unscoped_statement_replaces_the_main_state_not_its_scoped_exception() -> None:
+    main = record("m", "I play the cello every day")
+    exception = record("x", "I only play the cello on holidays now",
+                       links=(Link("x", "m", LinkType.SCOPED_EXCEPTION),))
+    st = statement("I play the trumpet now, mostly")
+    d = decide_open_world(st, FACT, [cand(exception, "update", sim=0.8),
+                                     cand(main, "update", sim=0.5)])
+    assert (d.action, d.target_id) == (Action.REVISE, "m")
+    scoped = decide_open_world(replace(st, scoped=True), FACT,
+                               [cand(exception, "update", sim=0.8), cand(main, "update", sim=0.5)])
+    assert scoped.target_id == "x"

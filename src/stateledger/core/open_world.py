@@ -42,11 +42,22 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from stateledger.core.model import LIVE, Action, Decision, Record, Relation, Source, Status
+from stateledger.core.cues import same_value
+from stateledger.core.model import (
+    LIVE,
+    Action,
+    Decision,
+    LinkType,
+    Record,
+    Relation,
+    Source,
+    Status,
+)
 from stateledger.core.policy import Candidate, Statement, reliability
 from stateledger.core.quantity import Quantity, applied, count_of
+from stateledger.core.slots import WILDCARD
 
 RELATIONS: tuple[str, ...] = ("unrelated", "same", "update", "end", "coexist")
 UNRELATED, SAME, UPDATE, END, COEXIST = range(len(RELATIONS))
@@ -87,6 +98,56 @@ def may_share_state(st: Statement, record: Record) -> bool:
         st.subject != "user" and _names(st.subject, record.text))
 
 
+# Slots the table reads off generic phrasings ("I love X", "my hobby is X"): another
+# slot's statement may state the same variable, so they never decide a pair.
+GENERIC_SLOTS = frozenset({"like", "hobby"})
+SLOT_SURE = 0.9  # the probability a slot-table reading puts on its relation
+
+
+def slot_relation(st: Statement, record: Record) -> tuple[float, ...] | None:
+    """The relation the slot table reads off a pair when it parses a specific slot on both
+    sides, over ``RELATIONS``; None leaves the pair to the relation model. The table is
+    the precise feature here, never the gate (a pair with a slot missing on either side is
+    the model's to judge):
+
+    - two different slots are two variables, however alike the sentences ("I work as a
+      librarian" does not update "I work at Summit Outfitters");
+    - one slot, one value: a restatement, an ending when the statement negates, denies or
+      retracts it, a narrowed scope when it limits it ("I only play the cello on holidays now");
+    - one slot, another value: an update of a one-value slot, a value beside the record's
+      for a many-valued one (a second pet), an ending when it retracts the record's value.
+    """
+    a, b = st.slot, record.slot
+    if a is None or b is None or WILDCARD in (a, b) or a in GENERIC_SLOTS or b in GENERIC_SLOTS:
+        return None
+    if a != b:
+        return _sure(UNRELATED)
+    if st.value is None or record.value is None:
+        return None
+    if st.retracts is not None and same_value(st.retracts, record.value):
+        return _sure(END)
+    if same_value(st.value, record.value):
+        if st.negated or st.denies:
+            return _sure(END)
+        return _sure(UPDATE if st.scoped else SAME)
+    return _sure(UPDATE if st.single_valued else COEXIST)
+
+
+def slot_stance(st: Statement, stance: Stance) -> Stance:
+    """The stance with the slot table's reading of a statement that names a specific slot
+    and its value outside a question ("it takes me 40 minutes to get to work"): a fact,
+    whatever the stance head made of a sentence it finds unlike its training."""
+    if (st.slot is None or st.value is None or st.slot == WILDCARD or st.slot in GENERIC_SLOTS
+            or st.question or stance.fact >= SLOT_SURE):
+        return stance
+    return replace(stance, fact=SLOT_SURE)
+
+
+def _sure(kind: int) -> tuple[float, ...]:
+    rest = (1.0 - SLOT_SURE) / (len(RELATIONS) - 1)
+    return tuple(SLOT_SURE if i == kind else rest for i in range(len(RELATIONS)))
+
+
 def _names(subject: str, text: str) -> bool:
     return re.search(rf"\b{re.escape(subject)}\b", text, re.I) is not None
 
@@ -120,7 +181,11 @@ def decide_open_world(st: Statement, stance: Stance, candidates: Sequence[Candid
          and (c.record.status in LIVE or c.record.status is Status.PENDING)),
         # Between records the model finds about equally related, the more similar one is
         # the likelier target ("ended up going with the Subaru" vs "I'm with Priyanka now").
-        key=lambda pc: pc[0] * (0.5 + max(pc[1].similarity, 0.0)), reverse=True)
+        # A statement with no scope of its own replaces the main state, not the exception
+        # scoped beside it ("I play the trumpet now" after "I only play the cello on
+        # holidays now" ends the cello as the main instrument; the holidays still hold).
+        key=lambda pc: (st.scoped or not pc[1].record.linked(LinkType.SCOPED_EXCEPTION),
+                        pc[0] * (0.5 + max(pc[1].similarity, 0.0))), reverse=True)
     related = [(p, c) for p, c in related if p >= t.related_min]
     live = [c for _, c in related if c.record.status in LIVE]
 
