@@ -3,7 +3,7 @@ evidence is about someone else (sentences written for these tests)."""
 
 from __future__ import annotations
 
-from stateledger import Memory
+from stateledger import Action, Memory
 
 MAY_8 = "2023-05-08T14:00:00+00:00"  # a Monday
 MAY_20 = "2023-05-20T09:00:00+00:00"
@@ -65,3 +65,32 @@ def test_a_question_about_several_things_answers_with_each(mem: Memory) -> None:
     assert "cello" in ans.value and "banjo" in ans.value
     assert "weather" not in ans.text
     assert ans.trace["resolver"]["reason"].startswith("set question")
+
+
+def test_each_way_of_giving_a_new_name_revises_the_name_the_user_goes_by(mem: Memory) -> None:
+    turns = ["Hi! You can call me Teodora.", "The bus was late again this morning.",
+             "Please call me Tess from now on.", "I go by Dora with my friends, so use that.",
+             "What's a good recipe for lentil soup?", "Actually my name's Theodora, in full."]
+    acts = [mem.add(text, user_id="u2", at=f"2024-03-{day:02d}T10:00:00+00:00").action
+            for day, text in enumerate(turns, start=1)]
+    assert [a for a, t in zip(acts, turns, strict=True) if "soup" not in t and "bus" not in t
+            ] == [Action.APPEND, Action.REVISE, Action.REVISE, Action.REVISE]
+    ans = mem.answer("What are all the names I have given you?", user_id="u2")
+    assert ans.value is not None
+    for name in ("Teodora", "Tess", "Dora", "Theodora"):
+        assert name in ans.value, ans.value
+    now = mem.answer("What should you call me?", user_id="u2")
+    assert now.value == "Theodora", now.text
+
+
+def test_every_counted_item_is_on_the_list_however_its_update_was_worded(mem: Memory) -> None:
+    turns = ["I need to buy 2 Onion.", "Can you add 1 Olive Oil to my shopping list?",
+             "The game last night went to overtime.", "I need another 3 Onion for the list.",
+             "Put 2 Lemon on my shopping list please."]
+    for day, text in enumerate(turns, start=1):
+        mem.add(text, user_id="u3", at=f"2024-05-{day:02d}T10:00:00+00:00")
+    ans = mem.answer("What is on my shopping list right now?", user_id="u3")
+    assert ans.value is not None, ans.trace["resolver"]
+    for item in ("5 onion", "1 olive oil", "2 lemon"):
+        assert item in ans.value, ans.value
+    assert "overtime" not in ans.text

@@ -130,6 +130,10 @@ def test_open_resolver_before_when_and_list() -> None:
                rec("z", "add milk", value="1 milk"))
     shopping = resolve_open("What is on my shopping list?", View.CURRENT, items)
     assert shopping.text == "3 leek; 1 milk"
+    # An item whose own wording scored low is still on the list the relevant items make.
+    low = resolve_open("What is on my shopping list?", View.CURRENT, items,
+                       relevance=[0.9, 0.8, 0.2])
+    assert low.text == "3 leek; 1 milk"
 
 
 def test_answer_kind_reads_the_shape_of_the_question() -> None:

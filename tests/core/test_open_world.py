@@ -23,6 +23,7 @@ from stateledger.core.model import (
 from stateledger.core.open_world import (
     RELATIONS,
     Stance,
+    checked_relation,
     decide_open_world,
     may_share_state,
     slot_relation,
@@ -249,3 +250,23 @@ def test_an_unscoped_statement_replaces_the_main_state_not_its_scoped_exception(
     scoped = decide_open_world(replace(st, scoped=True), FACT,
                                [cand(exception, "update", sim=0.8), cand(main, "update", sim=0.5)])
     assert scoped.target_id == "x"
+
+
+def test_same_is_checked_against_the_value_and_the_statements_own_content() -> None:
+    same = tuple(0.9 if r == "same" else 0.025 for r in RELATIONS)
+    blue = record("b", "My favourite shade would have to be teal")
+    st = statement("My favourite colour is Amber", slot="favourite_color", value="Amber")
+    checked = checked_relation(st, blue, same)
+    assert checked[RELATIONS.index("same")] == 0.0 and checked[RELATIONS.index("update")] > 0.9
+    # Words the record does not hold make it no restatement of that record at all.
+    show = record("s", "We are watching a puppet show this evening")
+    keys = statement("(On stage) The keys are under the red bowl.")
+    checked = checked_relation(keys, show, same)
+    assert checked[RELATIONS.index("same")] == 0.0
+    assert checked[RELATIONS.index("unrelated")] > 0.9
+    assert decide_open_world(keys, FACT, [Candidate(show, 0.6, relation=same)]
+                             ).action is Action.APPEND
+    # A restatement in other words stays one.
+    home = record("h", "I live in Porto with my partner")
+    again = statement("still living in Porto with my partner")
+    assert checked_relation(again, home, same) == same

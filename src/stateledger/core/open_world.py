@@ -36,6 +36,12 @@ so. The rules, first match wins:
      **appended** as a scoped exception instead of replacing it.
 5. Nothing related: a past state -> **backfill** with no successor; hedged or reported ->
    **defer_verify** (pending, nothing to contradict); else **append**.
+
+Before the rules, the slot table (``core.slots``, a hand-written table) is read as a precise
+feature beside the model, never as a gate: a pair whose two texts name specific slots takes
+the table's relation (``slot_relation``), a statement naming a slot and its value is a fact
+(``slot_stance``), and the model's ``same`` is checked against the statement's value and
+its own content (``checked_relation``).
 """
 
 from __future__ import annotations
@@ -45,6 +51,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from stateledger.core.cues import same_value
+from stateledger.core.extract import content_keys
 from stateledger.core.model import (
     LIVE,
     Action,
@@ -102,6 +109,7 @@ def may_share_state(st: Statement, record: Record) -> bool:
 # slot's statement may state the same variable, so they never decide a pair.
 GENERIC_SLOTS = frozenset({"like", "hobby"})
 SLOT_SURE = 0.9  # the probability a slot-table reading puts on its relation
+NOVEL_MIN = 2  # content words new to a record that make a statement no restatement of it
 
 
 def slot_relation(st: Statement, record: Record) -> tuple[float, ...] | None:
@@ -133,6 +141,32 @@ def slot_relation(st: Statement, record: Record) -> tuple[float, ...] | None:
     return _sure(UPDATE if st.single_valued else COEXIST)
 
 
+def checked_relation(st: Statement, record: Record, relation: tuple[float, ...]
+                     ) -> tuple[float, ...]:
+    """The model's relation with two checks on ``same``, which files the statement as a
+    noop (a wrong ``same`` loses what the statement said):
+
+    - a restatement repeats the value, so a statement whose parsed value the record's text
+      does not hold ("My favourite colour is Yellow" after "... could be described as
+      Blue") updates it: the mass on ``same`` goes to ``update``;
+    - a restatement adds no content of its own: when most of the statement's content words
+      (at least ``NOVEL_MIN``) are not in the record ("The boots are in the crate" beside
+      "They are broadcasting a show on TV"), it is not the record's variable at all: the
+      mass goes to ``unrelated``.
+    """
+    out = list(relation)
+    if st.slot is not None and st.value is not None and st.slot != WILDCARD and not (
+            same_value(record.text, st.value)):
+        out[UPDATE] += out[SAME]
+        out[SAME] = 0.0
+    said = content_keys(st.text)
+    novel = said - content_keys(record.text)
+    if len(novel) >= NOVEL_MIN and 2 * len(novel) > len(said):
+        out[UNRELATED] += out[SAME]
+        out[SAME] = 0.0
+    return tuple(out)
+
+
 def slot_stance(st: Statement, stance: Stance) -> Stance:
     """The stance with the slot table's reading of a statement that names a specific slot
     and its value outside a question ("it takes me 40 minutes to get to work"): a fact,
@@ -141,6 +175,15 @@ def slot_stance(st: Statement, stance: Stance) -> Stance:
             or st.question or stance.fact >= SLOT_SURE):
         return stance
     return replace(stance, fact=SLOT_SURE)
+
+
+def _read(st: Statement, c: Candidate) -> Candidate:
+    table = slot_relation(st, c.record)
+    if table is not None:
+        return replace(c, relation=table)
+    if c.relation is None:
+        return c
+    return replace(c, relation=checked_relation(st, c.record, c.relation))
 
 
 def _sure(kind: int) -> tuple[float, ...]:
@@ -163,6 +206,10 @@ def decide_open_world(st: Statement, stance: Stance, candidates: Sequence[Candid
     t = limits or Thresholds()
     if st.quantity is not None:  # "add 2 leeks to my list" is a request and a state change
         return _counted(st, st.quantity, candidates)
+    # The slot table's readings beside the model's (see ``slot_relation``, ``slot_stance``
+    # and ``checked_relation``).
+    stance = slot_stance(st, stance)
+    candidates = [_read(st, c) for c in candidates]
     # A question can carry a fact ("since my budget went up to $50, what should I buy?"):
     # only the stance says whether it states one, not its question mark.
     if stance.fact < t.stance:

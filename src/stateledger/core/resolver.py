@@ -288,7 +288,7 @@ def resolve_open(
         return _set(question, view, kept, about, evidence, rank, at)
     when, listing = asks_when(question), asks_all(question)
     if listing and not (_every_state(question, view) and same_variable is not None):
-        return _all(question, view, kept, at)
+        return _all(question, view, kept, at, about)
     if relevance is not None:
         kept = _focus(kept, evidence, relevance, about, same_variable, rank)
     if when:
@@ -398,8 +398,14 @@ def _every_state(question: str, view: View) -> bool:
     return view is View.HISTORICAL or bool(_EVER.search(question))
 
 
-def _all(question: str, view: View, kept: Sequence[Evidence], at: datetime | None
-         ) -> Resolution:
+def _all(question: str, view: View, kept: Sequence[Evidence], at: datetime | None,
+         about: Sequence[Evidence] = ()) -> Resolution:
+    # Counted items ("3 potato") are the entries of one list: when the relevant evidence
+    # holds any, every counted item about the person is on it, whatever relevance its own
+    # wording earned ("Please add another 1 Potato" scores lower than "I want to buy...").
+    if any(count_of(ev.record.value) for ev in kept):
+        kept = [ev for ev in (*kept, *about) if count_of(ev.record.value)]
+        kept = list({ev.record.id: ev for ev in kept}.values())
     every_state = _every_state(question, view)
     chosen = [ev for ev in kept if every_state or _live(ev, at) or ev.label is Label.CURRENT]
     if not chosen:

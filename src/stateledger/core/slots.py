@@ -247,6 +247,12 @@ _OCCUPATION = (
     r"copywriter|tester|cook)"
 )
 SLOT_PATTERNS: tuple[SlotPattern, ...] = (
+    # the name the user goes by (the usual English ways to give or change one's name)
+    _p("name", r"\b(?:my|our)\s+(?:first\s+|new\s+|real\s+|full\s+|preferred\s+)?name(?:'s|\s+is|\s+has\s+(?:now\s+)?changed\s+to|\s+changed\s+to|\s+is\s+now)\s+(?:actually\s+|now\s+|officially\s+)?" + _NAME),  # noqa: E501
+    _p("name", r"\b(?:call|calling|address|refer\s+to|referring\s+to)\s+me\s+(?:as\s+)?(?:by\s+(?:my\s+)?(?:name|first name)\s+(?:which\s+is\s+|,\s*)?)?" + _NAME),  # noqa: E501
+    _p("name", r"\bI\s+(?:go|now go|prefer to go)\s+by\s+" + _NAME),
+    _p("name", r"\b(?:I(?:'m| am)\s+(?:now\s+)?(?:called|named|known as)|I\s+changed\s+my\s+name\s+to|people\s+call\s+me|everyone\s+calls\s+me)\s+" + _NAME),  # noqa: E501
+    _p("name", r"^\s*" + _NAME + r"\s+is\s+(?:my\s+(?:first\s+|new\s+|real\s+|preferred\s+)?name\b|(?:what|how)\s+(?:I(?:'m| am)\s+called|(?:people|you\s+should|you\s+can)\s+call\s+me|I\s+go\s+by)\b)"),  # noqa: E501
     # numeric facts (before anything that could read a number as a value)
     _p("sleep", r"\b(?:sleep|sleeping|get|getting)\s+(?:about\s+|around\s+|only\s+|like\s+|roughly\s+)?" + _NUM + r"\s*(?:hours?|hrs?)\b(?:\s+of\s+sleep|\s+a\s+night|\s+per\s+night|\s+each\s+night)?", unit="hours"),  # noqa: E501
     _p("coffee_cups", r"\b" + _NUM + r"\s+cups?\s+of\s+coffee\b", unit="cups"),
@@ -422,6 +428,9 @@ QUESTION_SLOTS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("mentor", r"\bmentor\w*\b"),
         ("roommate", r"\broom ?mates?\b|\bflatmates?\b|\bhousemates?\b|"
                      r"\bshares? an? (?:apartment|flat|place|house)\b"),
+        ("name", r"\bmy (?:first |real |full |preferred )?names?\b|\bnames?\s+(?:that\s+)?"
+                 r"(?:I|we)\s+(?:have\s+|'ve\s+)?(?:given|gave|told|used)\b|\bwhat\s+"
+                 r"(?:should|do)\s+you\s+call\s+me\b|\bwhat(?:'s| is)\s+my\s+name\b"),
         ("best_friend", r"\bbest friend\b|\bclosest friend\b|\bbestie\b"),
         ("manager", r"\bmanager\b|\bboss\b|\bsupervisor\b|\breports? to\b"),
         ("team", r"\bteam\b|\bdepartment\b|\bdivision\b"),

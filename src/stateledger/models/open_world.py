@@ -22,7 +22,6 @@ from stateledger.core.open_world import (
     decide_open_world,
     may_share_state,
     slot_relation,
-    slot_stance,
 )
 from stateledger.core.policy import Candidate, Statement
 from stateledger.models.relation import STANCES, RelationModel
@@ -46,7 +45,7 @@ class OpenWorldPolicy:
         return cls(RelationModel.load(), **kwargs)  # type: ignore[arg-type]
 
     def stance_of(self, st: Statement) -> Stance:
-        return slot_stance(st, _stance(self.model.stances([st.text])[0]))
+        return _stance(self.model.stances([st.text])[0])
 
     def pool(self, st: Statement, candidates: Sequence[Candidate]) -> list[Candidate]:
         """The candidates worth asking about: live or pending, possibly the same person's
@@ -68,16 +67,11 @@ class OpenWorldPolicy:
         text = statement.first_person_text or statement.text
         probs, relations = self.model.judge(text, [c.record.text for c in pool])
         judged = {id(c): tuple(float(x) for x in p) for c, p in zip(pool, relations, strict=True)}
-        for c in candidates:
-            read = slot_relation(statement, c.record) if _open(statement, c) else None
-            if read is not None:
-                judged[id(c)] = read
         # Every candidate goes to the rules (a confirmation needs the live record its claim
         # contradicted, however dissimilar), the pooled ones with their relations.
         annotated = [replace(c, relation=judged[id(c)]) if id(c) in judged else c
                      for c in candidates]
-        stance = slot_stance(statement, _stance(probs))
-        return decide_open_world(statement, stance, annotated, t)
+        return decide_open_world(statement, _stance(probs), annotated, t)
 
 
 def _open(st: Statement, c: Candidate) -> bool:
