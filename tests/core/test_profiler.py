@@ -22,6 +22,10 @@ VIEW_TABLE: list[tuple[str, View]] = [
     ("Is Ann still vegetarian?", C),
     ("What city does she live in?", C),  # present-tense state question defaults to current
     ("Tell me about Ann", N),
+    # an ordinal that names a thing is no past wording; the tense decides
+    ("Which venue is booked for our first rehearsal?", C),
+    ("What was Dana's first car?", H),
+    ("When did Dana first visit Oslo?", H),
     # state-bench templates
     ("Where did Melanie live before moving?", H),
     ("Where does Melanie live now?", C),

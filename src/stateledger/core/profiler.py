@@ -78,6 +78,9 @@ _EXCLUDE: tuple[re.Pattern[str], ...] = (
     _rx(r"(?:first|last|maiden) names?|at first sight|first of all|last but not least"),
     _rx(r"new (?:york|jersey|zealand|mexico|orleans|delhi|hampshire|england|year'?s?)"),
     _rx(r"for the first time"),
+    # An ordinal naming a thing ("the first sprint", "my first draft") is no past wording;
+    # the tense still decides ("what was my first car?" asks about the past).
+    _rx(r"(?:the|my|our|your|his|her|their) first(?= [a-z])(?! (?:time|place)\b)"),
 )
 
 # (count key, pattern, counts as a prior-state hint). Order matters: earlier patterns mask
