@@ -252,21 +252,28 @@ def test_an_unscoped_statement_replaces_the_main_state_not_its_scoped_exception(
     assert scoped.target_id == "x"
 
 
-def test_same_is_checked_against_the_value_and_the_statements_own_content() -> None:
+def test_same_is_checked_against_the_value_and_the_similarity() -> None:
     same = tuple(0.9 if r == "same" else 0.025 for r in RELATIONS)
-    blue = record("b", "My favourite shade would have to be teal")
+    teal = record("b", "My favourite shade would have to be teal")
     st = statement("My favourite colour is Amber", slot="favourite_color", value="Amber")
-    checked = checked_relation(st, blue, same)
+    checked = checked_relation(st, Candidate(teal, 0.7, relation=same))
+    assert checked is not None
     assert checked[RELATIONS.index("same")] == 0.0 and checked[RELATIONS.index("update")] > 0.9
-    # Words the record does not hold make it no restatement of that record at all.
+    # A sentence far from the record is no restatement of it at all.
     show = record("s", "We are watching a puppet show this evening")
     keys = statement("(On stage) The keys are under the red bowl.")
-    checked = checked_relation(keys, show, same)
-    assert checked[RELATIONS.index("same")] == 0.0
+    checked = checked_relation(keys, Candidate(show, 0.25, relation=same))
+    assert checked is not None and checked[RELATIONS.index("same")] == 0.0
     assert checked[RELATIONS.index("unrelated")] > 0.9
-    assert decide_open_world(keys, FACT, [Candidate(show, 0.6, relation=same)]
+    assert decide_open_world(keys, FACT, [Candidate(show, 0.25, relation=same)]
                              ).action is Action.APPEND
     # A restatement in other words stays one.
-    home = record("h", "I live in Porto with my partner")
-    again = statement("still living in Porto with my partner")
-    assert checked_relation(again, home, same) == same
+    home = record("h", "I reside in Porto")
+    again = statement("Porto is where I call home")
+    assert checked_relation(again, Candidate(home, 0.7, relation=same)) == same
+    assert decide_open_world(again, FACT, [Candidate(home, 0.7, relation=same)]
+                             ).action is Action.NOOP
+    # So does a loose one that keeps the record's number, however far its embedding.
+    trip = record("t", "The ride to work became 81 minutes this spring")
+    desk = statement("Door to desk is 81 minutes for me")
+    assert checked_relation(desk, Candidate(trip, 0.4, relation=same)) == same

@@ -41,7 +41,7 @@ Before the rules, the slot table (``core.slots``, a hand-written table) is read 
 feature beside the model, never as a gate: a pair whose two texts name specific slots takes
 the table's relation (``slot_relation``), a statement naming a slot and its value is a fact
 (``slot_stance``), and the model's ``same`` is checked against the statement's value and
-its own content (``checked_relation``).
+its similarity to the record (``checked_relation``).
 """
 
 from __future__ import annotations
@@ -109,7 +109,8 @@ def may_share_state(st: Statement, record: Record) -> bool:
 # slot's statement may state the same variable, so they never decide a pair.
 GENERIC_SLOTS = frozenset({"like", "hobby"})
 SLOT_SURE = 0.9  # the probability a slot-table reading puts on its relation
-NOVEL_MIN = 2  # content words new to a record that make a statement no restatement of it
+SAME_MIN_SIMILARITY = 0.5  # least cosine of a restatement to the record it restates ...
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)?")  # ... unless it keeps the record's number
 
 
 def slot_relation(st: Statement, record: Record) -> tuple[float, ...] | None:
@@ -141,30 +142,39 @@ def slot_relation(st: Statement, record: Record) -> tuple[float, ...] | None:
     return _sure(UPDATE if st.single_valued else COEXIST)
 
 
-def checked_relation(st: Statement, record: Record, relation: tuple[float, ...]
-                     ) -> tuple[float, ...]:
-    """The model's relation with two checks on ``same``, which files the statement as a
-    noop (a wrong ``same`` loses what the statement said):
+def checked_relation(st: Statement, c: Candidate) -> tuple[float, ...] | None:
+    """The model's relation to ``c`` with two checks on ``same``, which files the statement
+    as a noop (a wrong ``same`` loses what the statement said):
 
     - a restatement repeats the value, so a statement whose parsed value the record's text
       does not hold ("My favourite colour is Yellow" after "... could be described as
       Blue") updates it: the mass on ``same`` goes to ``update``;
-    - a restatement adds no content of its own: when most of the statement's content words
-      (at least ``NOVEL_MIN``) are not in the record ("The boots are in the crate" beside
-      "They are broadcasting a show on TV"), it is not the record's variable at all: the
-      mass goes to ``unrelated``.
+    - a restatement says what the record says: its sentence embedding is close to the
+      record's, or it keeps the record's number or at least two of its content words.
+      Neither ("The boots are in the crate" beside "They are broadcasting a show on TV"):
+      it is not the record's variable at all, and the mass goes to ``unrelated``.
+      Paraphrases ("Charlotte is where I call home" / "I reside in Charlotte") sit well
+      above ``SAME_MIN_SIMILARITY``.
     """
-    out = list(relation)
+    if c.relation is None:
+        return None
+    out = list(c.relation)
     if st.slot is not None and st.value is not None and st.slot != WILDCARD and not (
-            same_value(record.text, st.value)):
+            same_value(c.record.text, st.value)):
         out[UPDATE] += out[SAME]
         out[SAME] = 0.0
-    said = content_keys(st.text)
-    novel = said - content_keys(record.text)
-    if len(novel) >= NOVEL_MIN and 2 * len(novel) > len(said):
+    if c.similarity < SAME_MIN_SIMILARITY and not _shares_content(st.text, c.record.text):
         out[UNRELATED] += out[SAME]
         out[SAME] = 0.0
     return tuple(out)
+
+
+def _shares_content(a: str, b: str) -> bool:
+    """A number, or at least two content words, in both texts: what a loosely worded
+    restatement keeps ("Door to desk is 81 minutes" / "The trip to work became 81 minutes")."""
+    if set(_NUMBER.findall(a)) & set(_NUMBER.findall(b)):
+        return True
+    return len(content_keys(a) & content_keys(b)) >= 2
 
 
 def slot_stance(st: Statement, stance: Stance) -> Stance:
@@ -181,9 +191,7 @@ def _read(st: Statement, c: Candidate) -> Candidate:
     table = slot_relation(st, c.record)
     if table is not None:
         return replace(c, relation=table)
-    if c.relation is None:
-        return c
-    return replace(c, relation=checked_relation(st, c.record, c.relation))
+    return replace(c, relation=checked_relation(st, c))
 
 
 def _sure(kind: int) -> tuple[float, ...]:
