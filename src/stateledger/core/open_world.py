@@ -142,7 +142,7 @@ def slot_relation(st: Statement, record: Record) -> tuple[float, ...] | None:
     return _sure(UPDATE if st.single_valued else COEXIST)
 
 
-def checked_relation(st: Statement, c: Candidate) -> tuple[float, ...] | None:
+def checked_relation(st: Statement, c: Candidate) -> tuple[float, ...]:
     """The model's relation to ``c`` with two checks on ``same``, which files the statement
     as a noop (a wrong ``same`` loses what the statement said):
 
@@ -156,11 +156,9 @@ def checked_relation(st: Statement, c: Candidate) -> tuple[float, ...] | None:
       Paraphrases ("Charlotte is where I call home" / "I reside in Charlotte") sit well
       above ``SAME_MIN_SIMILARITY``.
     """
-    if c.relation is None:
-        return None
+    assert c.relation is not None
     out = list(c.relation)
-    if st.slot is not None and st.value is not None and st.slot != WILDCARD and not (
-            same_value(c.record.text, st.value)):
+    if _states_slot_value(st) and not same_value(c.record.text, st.value):
         out[UPDATE] += out[SAME]
         out[SAME] = 0.0
     if c.similarity < SAME_MIN_SIMILARITY and not _shares_content(st.text, c.record.text):
@@ -181,16 +179,23 @@ def slot_stance(st: Statement, stance: Stance) -> Stance:
     """The stance with the slot table's reading of a statement that names a specific slot
     and its value outside a question ("it takes me 40 minutes to get to work"): a fact,
     whatever the stance head made of a sentence it finds unlike its training."""
-    if (st.slot is None or st.value is None or st.slot == WILDCARD or st.slot in GENERIC_SLOTS
-            or st.question or stance.fact >= SLOT_SURE):
+    if (not _states_slot_value(st) or st.slot in GENERIC_SLOTS or st.question
+            or stance.fact >= SLOT_SURE):
         return stance
     return replace(stance, fact=SLOT_SURE)
+
+
+def _states_slot_value(st: Statement) -> bool:
+    """The table parsed a slot of its own (not a bare retraction) and a value."""
+    return st.slot is not None and st.slot != WILDCARD and st.value is not None
 
 
 def _read(st: Statement, c: Candidate) -> Candidate:
     table = slot_relation(st, c.record)
     if table is not None:
         return replace(c, relation=table)
+    if c.relation is None:
+        return c
     return replace(c, relation=checked_relation(st, c))
 
 

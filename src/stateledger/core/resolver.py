@@ -403,9 +403,9 @@ def _all(question: str, view: View, kept: Sequence[Evidence], at: datetime | Non
     # Counted items ("3 potato") are the entries of one list: when the relevant evidence
     # holds any, every counted item about the person is on it, whatever relevance its own
     # wording earned ("Please add another 1 Potato" scores lower than "I want to buy...").
+    # ``kept`` is drawn from ``about``; without it, the kept items are all there is.
     if any(count_of(ev.record.value) for ev in kept):
-        kept = [ev for ev in (*kept, *about) if count_of(ev.record.value)]
-        kept = list({ev.record.id: ev for ev in kept}.values())
+        kept = [ev for ev in (about or kept) if count_of(ev.record.value)]
     every_state = _every_state(question, view)
     chosen = [ev for ev in kept if every_state or _live(ev, at) or ev.label is Label.CURRENT]
     if not chosen:

@@ -52,7 +52,8 @@ class OpenWorldPolicy:
         state (``core.open_world.may_share_state``), similar enough, the ``max_pairs`` most
         similar; pairs the slot table reads (``slot_relation``) are not asked about."""
         pool = [c for c in candidates if c.similarity >= self.min_similarity
-                and _open(st, c) and slot_relation(st, c.record) is None]
+                and (c.record.status in LIVE or c.record.status is Status.PENDING)
+                and may_share_state(st, c.record) and slot_relation(st, c.record) is None]
         return sorted(pool, key=lambda c: -c.similarity)[: self.max_pairs]
 
     def decide(self, statement: Statement, candidates: list[Candidate]) -> Decision:
@@ -72,12 +73,6 @@ class OpenWorldPolicy:
         annotated = [replace(c, relation=judged[id(c)]) if id(c) in judged else c
                      for c in candidates]
         return decide_open_world(statement, _stance(probs), annotated, t)
-
-
-def _open(st: Statement, c: Candidate) -> bool:
-    """Live or pending, and possibly the same person's state."""
-    return (c.record.status in LIVE or c.record.status is Status.PENDING) and (
-        may_share_state(st, c.record))
 
 
 def _stance(probs: Iterable[float]) -> Stance:
