@@ -114,7 +114,7 @@ def scored_text(pred: Prediction) -> str:
 
 
 @dataclass
-class _Unit:
+class ReplayUnit:
     """One bank's worth of work: the turns to replay, then the questions to ask."""
 
     turns: list[Turn]
@@ -141,7 +141,7 @@ class _Stats:
                 "answer_s": round(self.answer_s, 2)}
 
 
-def _run_unit(factory: SystemFactory, emb: SharedEmbedder, unit: _Unit, k: int, stats: _Stats,
+def _run_unit(factory: SystemFactory, emb: SharedEmbedder, unit: ReplayUnit, k: int, stats: _Stats,
               tick: Callable[[int], None]) -> list[Prediction]:
     """Replay ``unit`` into a fresh bank, then answer its questions."""
     system = factory(emb)
@@ -166,8 +166,8 @@ def _run_unit(factory: SystemFactory, emb: SharedEmbedder, unit: _Unit, k: int, 
 
 
 @dataclass
-class _Runs:
-    """What ``_run_all`` gives back: per system, one prediction list per unit, and stats."""
+class Replays:
+    """What ``replay_units`` gives back: per system, one prediction list per unit, and stats."""
 
     preds: dict[str, list[list[Prediction]]]
     stats: dict[str, _Stats]
@@ -184,8 +184,8 @@ def _prime(emb: SharedEmbedder, texts: list[str], progress: Progress | None) -> 
             progress("embedding", min(start + PRIME_BATCH, len(todo)), len(todo))
 
 
-def _run_all(units: Sequence[_Unit], systems: Sequence[str] | None, k: int,
-             embedder: Embedder | None, progress: Progress | None) -> _Runs:
+def replay_units(units: Sequence[ReplayUnit], systems: Sequence[str] | None, k: int,
+                 embedder: Embedder | None, progress: Progress | None) -> Replays:
     """Every unit through every selected system, over one shared, primed embedder."""
     chosen, skipped = select_systems(list(systems) if systems else list(DEFAULT_SYSTEMS))
     emb = SharedEmbedder(embedder or default_embedder())
@@ -196,7 +196,7 @@ def _run_all(units: Sequence[_Unit], systems: Sequence[str] | None, k: int,
     embed_s = time.perf_counter() - t0
     primed = emb.computed
     total = sum(len(u.turns) + len(u.questions) for u in units)
-    runs = _Runs({}, {}, skipped, {})
+    runs = Replays({}, {}, skipped, {})
     for name, factory in chosen.items():
         done = 0
 
@@ -258,8 +258,8 @@ def run_beam(
     """Replay every chat (or the given ``chats``) into each system and classify each answer."""
     started = time.perf_counter()
     data = list(chats) if chats is not None else load_beam(path)
-    units = [_Unit(beam_turns(c), [q.question for q in c.questions]) for c in data]
-    runs = _run_all(units, systems, k, embedder, progress)
+    units = [ReplayUnit(beam_turns(c), [q.question for q in c.questions]) for c in data]
+    runs = replay_units(units, systems, k, embedder, progress)
     result = ExternalResult("beam", skipped=runs.skipped)
     for name, per_chat in runs.preds.items():
         rows: list[dict[str, Any]] = []
@@ -498,8 +498,8 @@ def run_goodai(
     source, note = None, "no filler turns: --filler 0"
     if filler > 0:
         pool, source, note = filler_pool(locomo)
-    units = [_Unit(goodai_turns(t, pool, filler, seed), [t.question]) for t in flat]
-    runs = _run_all(units, systems, k, embedder, progress)
+    units = [ReplayUnit(goodai_turns(t, pool, filler, seed), [t.question]) for t in flat]
+    runs = replay_units(units, systems, k, embedder, progress)
     result = ExternalResult("goodai", skipped=runs.skipped)
     for name, per_test in runs.preds.items():
         rows = []

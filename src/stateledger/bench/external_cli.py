@@ -74,6 +74,32 @@ def cmd_external(args: argparse.Namespace) -> None:
     emit(args, payload, metrics_table(title, rows))
 
 
+def cmd_dialogues(args: argparse.Namespace) -> None:
+    from stateledger.bench.dialogues import DEFAULT_SYSTEMS, SPLITS, run_dialogues
+    from stateledger.bench.netguard import no_network
+    from stateledger.bench.report import write_external_report
+    from stateledger.errors import InvalidInputError
+
+    if args.k < 1:
+        raise InvalidInputError("--k must be at least 1")
+    _quiet_libraries()
+    splits = SPLITS if args.split == "all" else (args.split,)
+    with progress_bar() as bar, no_network() as net:
+        result = run_dialogues(splits=splits, systems=_systems(args.systems) or DEFAULT_SYSTEMS,
+                               k=args.k, progress=staged_progress(bar))
+    result.info["network_attempts"] = len(net.attempts)
+    payload = result.to_dict()
+    files = write_external_report(payload, Path(args.out), _command())
+    rows = {n: {"pass_rate": m["pass_rate"], "dev": m["dev"]["pass_rate"],
+                "heldout": m["heldout"]["pass_rate"], "n": m["n"], "add_errors": m["add_errors"]}
+            for n, m in payload["systems"].items()}
+    for name, reason in payload["skipped"].items():
+        print(f"skipped {name}: {reason}", file=sys.stderr)
+    emit(args, payload, metrics_table(
+        f"hand-written update conversations: {result.info['dialogues']} "
+        f"({result.info['wall_s']} s) -> {files[0].parent}", rows))
+
+
 def add_commands(bsub: Any) -> None:
     from stateledger.bench.external import DEFAULT_FILLER, DEFAULT_SYSTEMS
 
@@ -97,3 +123,16 @@ def add_commands(bsub: Any) -> None:
     p.add_argument("--out", default="bench-out", help="folder for the report and chart")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=cmd_external)
+
+    from stateledger.bench.dialogues import DEFAULT_SYSTEMS as DIALOGUE_SYSTEMS
+
+    p = bsub.add_parser("dialogues", help="hand-written conversations in which facts change "
+                                          "(a dev half and a held-out half)")
+    p.add_argument("--split", choices=("dev", "heldout", "all"), default="all",
+                   help="which half (default: both, reported apart)")
+    p.add_argument("--systems", default=None,
+                   help=f"comma-separated subset (default: {','.join(DIALOGUE_SYSTEMS)})")
+    p.add_argument("--k", type=int, default=5, help="evidence items per answer (top-k)")
+    p.add_argument("--out", default="bench-out", help="folder for the report and chart")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=cmd_dialogues)

@@ -160,6 +160,22 @@ def write_external_report(payload: dict[str, Any], out: Path, command: str) -> l
         series: dict[str, Sequence[float]] = {n: [float(m[c]) for c in BEAM_RATES]
                                               for n, m in systems.items()}
         title, ylabel = "BEAM knowledge update: where the answer came from", "rate"
+    elif suite == "dialogues":
+        kinds = sorted({k for m in systems.values() for k in m["kinds"]})
+        lines = ["# Dialogue bench: hand-written update conversations", "",
+                 f"Command: `{command}`", "", f"Conversations: {info.get('dialogues')}; " + run,
+                 "", "Pass: the answer came from a right turn (or said 'not in memory' where "
+                 "that is right). `heldout` was written before any tuning and is only "
+                 "measured.", ""]
+        lines += _table(["system", "pass_rate", "dev", "heldout", "n", "add_errors"],
+                        [[n, m["pass_rate"], m["dev"]["pass_rate"], m["heldout"]["pass_rate"],
+                          m["n"], m.get("add_errors")] for n, m in systems.items()])
+        lines += ["", "## Pass rate per kind of change", ""]
+        lines += _table(["system", *kinds], [[n, *[m["kinds"].get(k) for k in kinds]]
+                                             for n, m in systems.items()])
+        groups = ["dev", "heldout"]
+        series = {n: [float(m[s]["pass_rate"]) for s in groups] for n, m in systems.items()}
+        title, ylabel = "Hand-written update conversations: pass rate", "pass rate"
     else:
         kinds = list(info.get("tests", {}))
         lines = ["# External bench: GoodAI LTM state tests", "", f"Command: `{command}`", "",
