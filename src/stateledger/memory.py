@@ -53,7 +53,13 @@ from stateledger.core.policy import (
     reliability,
 )
 from stateledger.core.profiler import profile_query
-from stateledger.core.question import asks_all, question_subject
+from stateledger.core.question import (
+    asks_all,
+    in_first_person_question,
+    named,
+    question_subject,
+    subject_aliases,
+)
 from stateledger.core.resolver import NOT_IN_MEMORY, resolve_open
 from stateledger.core.scope import Scope
 from stateledger.core.segment import Piece, split_statements
@@ -567,12 +573,21 @@ class Memory:
             if held is not None:
                 return held
         pool = packet.items
-        scores = self._relevance(question, pool)
+        subject = question_subject(question, user_id)
+        aliases = subject_aliases(subject, [ev.record.text for ev in pool])
+        # "Where does my brother live?" is scored as "... my brother Callum ..." when a record
+        # names him: the relevance model reads one pair at a time and cannot know who
+        # "Callum just moved to Bristol" is.
+        # A question about the user by name is scored as the user would ask it ("What is
+        # James's job?" -> "What is my job?"): the model reads a name as someone else.
+        asked = named(question, subject, aliases) if subject != "user" else (
+            in_first_person_question(question, user_id))
+        scores = self._relevance(asked, pool)
         rank = None if scores is None else rank_evidence(
             question, pool, scores, _similarity(pool, vector))
         found = resolve_open(question, packet.view, pool, at=when, relevance=scores, rank=rank,
                              same_variable=self._same_variable if scores is not None else None,
-                             subject=question_subject(question, user_id))
+                             subject=subject, aliases=aliases)
         short = answer_value(question, found.value, found.used)
         trace = dict(packet.trace)
         trace["resolver"] = {

@@ -23,9 +23,12 @@ from stateledger.core.question import (
     answer_kind,
     asks_all,
     asks_when,
+    in_first_person_question,
+    named,
     question_subject,
     same_subject,
     states_kind,
+    subject_aliases,
 )
 from stateledger.core.resolver import resolve_open
 
@@ -53,6 +56,34 @@ def test_question_subject_roles_names_and_places() -> None:
     assert question_subject("Where does Alice live?", user_name="alice") == "user"
     assert same_subject("brother", "", "tom", "My brother Tom moved to Denver")
     assert not same_subject("user", "", "tom", "My brother Tom moved to Denver")
+
+
+def test_a_role_takes_the_names_records_give_it() -> None:
+    texts = ["My brother Callum lives in Dundee.", "Callum, my brother, plays rugby.",
+             "Isla is my sister.", "my brother moved to Leeds", "My sister's wedding"]
+    assert subject_aliases("brother", texts) == ("callum",)
+    assert subject_aliases("sister", texts) == ("isla",)
+    assert subject_aliases("user", texts) == ()
+    assert subject_aliases("mum", texts) == ()
+    assert named("Where does my brother live?", "brother", ("callum",)) == (
+        "Where does my brother Callum live?")
+    assert named("What is my brother's job?", "brother", ("callum",)) == (
+        "What is my brother Callum's job?")
+    assert named("Where does my brother live?", "brother", ()) == "Where does my brother live?"
+
+
+def test_a_question_about_the_user_by_name_is_asked_in_the_first_person() -> None:
+    ask = in_first_person_question
+    assert ask("What is James's favourite dessert now?", "james") == (
+        "What is my favourite dessert now?")
+    assert ask("Where does Tim work out these days?", "Tim") == "Where do I work out these days?"
+    assert ask("Is Ana still vegetarian?", "ana") == "Am I still vegetarian?"
+    assert ask("How old is James?", "james") == "How old am I?"
+    assert ask("James moved where?", "james") == "I moved where?"
+    assert ask("What did Mel paint with Caroline?", "caroline") == "What did Mel paint with me?"
+    # Another person's name, or no name, stays as it is.
+    assert ask("Where does Tom live?", "james") == "Where does Tom live?"
+    assert ask("Where do I live?", "user") == "Where do I live?"
 
 
 def test_when_and_list_questions() -> None:
@@ -136,6 +167,28 @@ def test_open_resolver_before_when_and_list() -> None:
     assert low.text == "3 leek; 1 milk"
 
 
+def test_the_chain_of_a_relevant_state_counts_whoever_its_text_names() -> None:
+    # The write path linked the correction to the wedding's place: the correction names
+    # neither the sister nor the wedding, and the relevance head scores it low, yet it is
+    # the live state of the variable the question asks about.
+    first = rec("a", "My sister's wedding is in Denver", day=0, status=Status.SUPERSEDED,
+                valid_to=T0 + timedelta(days=1), links=(Link("a", "b", LinkType.SUPERSEDED_BY),))
+    fixed = rec("b", "oops, I mean Boulder, not Denver", day=1,
+                links=(Link("b", "a", LinkType.SUPERSEDES),))
+    other = rec("c", "I live in Leeds", day=2)
+    pool = ev(first, fixed, other)
+    found = resolve_open("Where is my sister's wedding?", View.CURRENT, pool,
+                         subject="sister", relevance=[0.99, 0.01, 0.2])
+    assert [e.record.id for e in found.used] == ["b"]
+    # The brother's city under his name: an alias makes his records the question's.
+    moved = rec("m", "Callum just moved down to Bristol", day=3, subject="callum")
+    brother = resolve_open("Where does my brother live?", View.CURRENT, ev(moved, other),
+                           subject="brother", aliases=("callum",), relevance=[0.9, 0.1])
+    assert [e.record.id for e in brother.used] == ["m"]
+    assert resolve_open("Where does my brother live?", View.CURRENT, ev(moved, other),
+                        subject="brother", relevance=[0.9, 0.1]).used == ()
+
+
 def test_answer_kind_reads_the_shape_of_the_question() -> None:
     assert answer_kind("How many commits are on main?") == "number"
     assert answer_kind("What's the monthly budget for the offsite?") == "number"
@@ -171,3 +224,13 @@ def test_a_statement_that_names_the_user_reads_in_the_first_person() -> None:
     assert in_first_person("Alice is a nurse", "Alice") == "I am a nurse"
     assert in_first_person("Alice moved to Rome", "alice") == "I moved to Rome"
     assert in_first_person("Bob lives in Boston.", "alice") is None
+
+
+def test_a_change_in_progress_is_told_in_the_progressive() -> None:
+    from stateledger.core.cues import analyse
+
+    assert analyse("I'm moving from Boston to Denver next month").transition
+    assert analyse("We're in the middle of migrating off Heroku").transition
+    # Done changes, however they are worded, are no transition.
+    assert not analyse("We moved from AWS to GCP.").transition
+    assert not analyse("We switched the team over from Jira to Linear.").transition

@@ -89,3 +89,21 @@ def test_a_clause_with_an_elided_subject_that_carries_another_fact_is_its_own() 
     # ... but an elided subject that is not the speaker stays with its sentence.
     assert texts("Our old cat Biscuit is fourteen and still rules the whole house.") == [
         "Our old cat Biscuit is fourteen and still rules the whole house."]
+
+
+def test_a_subject_joined_by_and_i_stays_one_statement() -> None:
+    # "and I" after words with no verb joins a subject; after a clause it starts another.
+    assert texts("My boyfriend Marco and I have been together for two years.") == [
+        "My boyfriend Marco and I have been together for two years."]
+    assert texts("I moved to York last spring and I still work at the library there.") == [
+        "I moved to York last spring", "I still work at the library there."]
+
+
+def test_a_comma_splice_and_a_tacked_on_request_are_cut() -> None:
+    assert texts("Quick update: we moved the API to Fly.io, the monthly cloud budget is now "
+                 "$4,000, and can you help me with retry logic in Go?") == [
+        "Quick update: we moved the API to Fly.io", "the monthly cloud budget is now $4,000",
+        "can you help me with retry logic in Go?"]
+    # A short opener before the comma is no clause of its own.
+    assert texts("In March, the budget was $40 for the whole team.") == [
+        "In March, the budget was $40 for the whole team."]

@@ -73,10 +73,11 @@ _NEGATION = re.compile(
     r"gave up|don't have|do not have|not with|divorced|lost)\b",
     re.I,
 )
+# A change in progress is said in the progressive ("I'm moving from ..."); "we moved from
+# AWS to GCP" is a change that is done, not one under way.
 _TRANSITION = re.compile(
-    r"\b(?:moving|switching|transitioning|relocating|changing)\s+(?:\w+\s+){0,3}from\s+\w+"
-    r"|\bin the (?:middle|process) of\b|\bhalfway through\b|\bpacking up\b"
-    r"|\bfrom\s+[A-Z]\w+\s+to\s+[A-Z]\w+",
+    r"\b(?:moving|switching|transitioning|relocating|changing|migrating)\s+(?:\w+\s+){0,3}"
+    r"from\s+\w+|\bin the (?:middle|process) of\b|\bhalfway through\b|\bpacking up\b",
 )
 _COEXIST = re.compile(r"\b(?:also|another|as well|too|in addition|second)\b", re.I)
 _SCOPED = re.compile(

@@ -23,6 +23,7 @@ same person: equal subjects, or someone other than the user whom the other's tex
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Sequence
 from typing import Literal
 
 from stateledger.core.cues import ROLE_WORDS
@@ -73,6 +74,66 @@ def question_subject(question: str, user_name: str | None = None) -> str:
         if name not in _NOT_NAMES and name.lower() != own:
             return name.lower()
     return "user"
+
+
+_NAME = r"([A-Z][a-z]+(?:-[A-Z][a-z]+)?)"
+
+
+def subject_aliases(subject: str, texts: Iterable[str]) -> tuple[str, ...]:
+    """The names ``texts`` give a role subject ("my brother Callum", "Callum, my brother",
+    "Callum is my brother" name ``brother`` Callum), lower-cased, in order of first mention:
+    a question about "my brother" is then also about what is stored under ``callum``."""
+    if subject == "user" or not re.fullmatch(ROLE_WORDS, subject, re.I):
+        return ()
+    role = re.escape(subject)
+    rx = re.compile(rf"\b(?:my|our)\s+{role}(?:,)?\s+{_NAME}\b|\b{_NAME},\s+(?:my|our)\s+"
+                    rf"{role}\b|\b{_NAME}\s+is\s+(?:my|our)\s+{role}\b", re.I)
+    found: dict[str, None] = {}
+    for text in texts:
+        for m in rx.finditer(text):
+            name = next(g for g in m.groups() if g)
+            if name[0].isupper() and name not in _NOT_NAMES:
+                found[name.lower()] = None
+    return tuple(found)
+
+
+_AUX_FIRST = {"does": "do", "did": "did", "is": "am", "was": "was", "has": "have", "had": "had",
+              "will": "will", "would": "would", "can": "can", "could": "could",
+              "should": "should", "doesn't": "don't", "isn't": "am not", "hasn't": "haven't",
+              "didn't": "didn't", "wasn't": "wasn't"}
+
+
+def in_first_person_question(question: str, name: str) -> str:
+    """``question`` as the named user would ask it about themselves ("What is James's
+    favourite dessert?" -> "What is my favourite dessert?", "Where does Tim work out?" ->
+    "Where do I work out?"): the relevance model reads a name as someone other than the
+    one who said "I". Only the name as a possessor, after an auxiliary, or opening the
+    question as its subject is rewritten; anything else is left as it is."""
+    if not name or name == "user":
+        return question
+    n = re.escape(name)
+    out = re.sub(rf"\b{n}'s\b", "my", question, flags=re.I)
+    out = re.sub(rf"\b({'|'.join(_AUX_FIRST)})\s+{n}\b",
+                 lambda m: _cased(_AUX_FIRST[m.group(1).lower()], m.group(1)) + " I", out,
+                 flags=re.I)
+    out = re.sub(rf"^(\s*){n}\b", r"\1I", out, flags=re.I)
+    out = re.sub(rf"\b(?:with|for|to|about|from|of)\s+{n}\b",
+                 lambda m: m.group(0)[: -len(name)] + "me", out, flags=re.I)
+    return out
+
+
+def _cased(word: str, like: str) -> str:
+    return word[:1].upper() + word[1:] if like[:1].isupper() else word
+
+
+def named(question: str, subject: str, aliases: Sequence[str]) -> str:
+    """``question`` with the first alias beside its role word ("where does my brother
+    live" -> "where does my brother Callum live"); unchanged without aliases."""
+    if not aliases:
+        return question
+    name = aliases[0].capitalize()
+    return re.sub(rf"\b((?:my|our)\s+{re.escape(subject)})\b", rf"\1 {name}", question,
+                  count=1, flags=re.I)
 
 
 def same_subject(subject: str, text: str, other_subject: str, other_text: str = "") -> bool:

@@ -248,6 +248,7 @@ def resolve_open(
     evidence: Sequence[Evidence],
     *,
     subject: str = "user",
+    aliases: Sequence[str] = (),
     relevance: Sequence[float] | None = None,
     rank: Sequence[float] | None = None,
     same_variable: SameVariable | None = None,
@@ -255,6 +256,8 @@ def resolve_open(
 ) -> Resolution:
     """Answer ``question`` from the evidence about ``subject`` that states the asked
     variable (see the module doc); ``relevance`` holds one score per evidence item.
+    ``aliases`` are other names of the subject (``core.question.subject_aliases``: "my
+    brother" is Callum when a record says "my brother Callum").
 
     ``same_variable(anchor, others)`` says which of ``others`` hold the same state variable
     as ``anchor`` (a relation model); with it, time decides only among the states of the
@@ -264,7 +267,9 @@ def resolve_open(
     for name, scores in (("relevance", relevance), ("rank", rank)):
         if scores is not None and len(scores) != len(evidence):
             raise InvalidInputError(f"{name} needs one score per evidence item")
-    about = [ev for ev in evidence if same_subject(subject, "", ev.record.subject, ev.record.text)]
+    names = (subject, *aliases)
+    about = [ev for ev in evidence
+             if any(same_subject(n, "", ev.record.subject, ev.record.text) for n in names)]
     position = {id(ev): i for i, ev in enumerate(evidence)}
     kept = [ev for ev in about if relevance is None or relevance[position[id(ev)]] >= RELEVANT]
     if not kept:
@@ -290,7 +295,7 @@ def resolve_open(
     if listing and not (_every_state(question, view) and same_variable is not None):
         return _all(question, view, kept, at, about)
     if relevance is not None:
-        kept = _focus(kept, evidence, relevance, about, same_variable, rank)
+        kept = _focus(kept, evidence, relevance, same_variable, rank)
     if when:
         return _when(kept, at)
     if listing:
@@ -309,8 +314,8 @@ def resolve_open(
 
 
 def _focus(kept: Sequence[Evidence], evidence: Sequence[Evidence], relevance: Sequence[float],
-           about: Sequence[Evidence], same_variable: SameVariable | None,
-           rank: Sequence[float] | None = None) -> list[Evidence]:
+           same_variable: SameVariable | None, rank: Sequence[float] | None = None
+           ) -> list[Evidence]:
     """The states of the variable the best-scored record states: that record (the anchor)
     first, then its chain of state links and, with a relation model, the records it puts
     beside it; without one, the records scored about as well as the anchor."""
@@ -318,14 +323,20 @@ def _focus(kept: Sequence[Evidence], evidence: Sequence[Evidence], relevance: Se
     order = score if rank is None else {id(ev): rank[i] for i, ev in enumerate(evidence)}
     anchor = max(kept, key=lambda ev: order[id(ev)])
     top = score[id(anchor)]
-    if same_variable is None:
-        # Time decides among the states scored about as well as the best one: a newer
-        # record that merely mentions the topic must not win.
-        return [ev for ev in kept if score[id(ev)] >= top - RELEVANCE_MARGIN]
     chain = _chain_ids(anchor, evidence)
-    linked = [ev for ev in about if ev.record.id in chain and ev is not anchor]
+    # The anchor's chain is one variable of one person by construction (the write path
+    # linked its states), so its states count whoever a rule reads off each one's text:
+    # "Callum just moved to Bristol" is the brother's new city, "oops, I mean Boulder" the
+    # wedding's place, though neither names whom the question asks about.
+    linked = [ev for ev in evidence if ev.record.id in chain and ev is not anchor]
     # Beside the chain, only evidence scored about as well as the anchor may be a state of
-    # its variable: a fact that merely shares the topic scores lower.
+    # its variable: a fact that merely shares the topic scores lower. Without a relation
+    # model, time decides among those (a newer record that merely mentions the topic must
+    # not win).
+    if same_variable is None:
+        return [anchor, *linked, *(ev for ev in kept if ev is not anchor
+                                   and ev.record.id not in chain
+                                   and score[id(ev)] >= top - RELEVANCE_MARGIN)]
     if rank is None:
         rest = [ev for ev in kept if ev is not anchor and ev.record.id not in chain
                 and score[id(ev)] >= top - RELEVANCE_MARGIN]

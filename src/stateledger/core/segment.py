@@ -62,10 +62,22 @@ _SENTENCE_END = re.compile(r"""(?<=[.!?])["')\]]*\s+(?=["'(\[]?[A-Z0-9])""")
 _CLAUSE_JOINT = re.compile(
     r";\s+|\s+[-–—]\s+|,?\s+(?=(?:but|and|so|because|although|though|while|whereas|plus)\s+"
     r"(?:i|we|i'm|we're|i've|we've|my|our|it|it's|they|he|she|the|this|that|there|"
-    r"still|also)\s+\w)",
+    r"still|also)\s+\w)"
+    # A comma splice: a new subject with its verb after a comma ("we moved the API to
+    # Fly.io, the monthly budget is now $4,000"); and a request tacked on ("..., and can
+    # you help me with ...").
+    r"|,\s+(?=(?:the|my|our|his|her|their|its)\s+(?:[\w-]+\s+){0,3}(?:is|are|was|were|has|"
+    r"have|had)\s+\w)|,?\s+(?=and\s+(?:can|could|would|will)\s+you\b)",
     re.I,
 )
 
+# "My boyfriend Marco and I have been together": "and I" joins a subject, not two clauses,
+# when the words before it hold no verb (a rough test: a form of be/have/do, a modal, a
+# contraction, or a word in -ed/-ing).
+_VERBISH = re.compile(r"\b(?:am|is|are|was|were|be|been|have|has|had|do|does|did|will|would|"
+                      r"can|could|should|may|might|must|got|went|made|took|left|[a-z]+ed|"
+                      r"[a-z]+ing)\b|'(?:m|re|s|ve|d|ll)\b", re.I)
+_AND_SUBJECT = re.compile(r"and\s+(?:i|we|me)\b", re.I)
 _ELIDED = re.compile(r"(?:but|and|so|because|although|though|while|whereas|plus)\s+"
                      r"(?:still|also)\b", re.I)
 _FIRST_PERSON_HEAD = re.compile(r"\s*(?:i|we|i'm|we're|i've|we've|i'd|we'd)\b", re.I)
@@ -117,6 +129,8 @@ def _clauses(piece: Piece) -> list[Piece]:
     text = piece.text
     for m in _CLAUSE_JOINT.finditer(text):
         head, tail = text[start : m.start()], text[m.end() :]
+        if _AND_SUBJECT.match(tail) and not _VERBISH.search(head):
+            continue
         if _ELIDED.match(tail) and not _FIRST_PERSON_HEAD.match(head):
             # An elided subject is only safe to drop when it is the speaker: "Our cat Biscuit
             # is fourteen and still rules the house" is one fact about the cat.
