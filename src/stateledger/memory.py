@@ -12,18 +12,16 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from stateledger import keyed
+from stateledger.answering import Relevance, answer_from_packet, default_relevance
 from stateledger.core import validate
 from stateledger.core.align import align_seeds, slot_keys
 from stateledger.core.belief import BeliefQuestion, believed, parse_belief
-from stateledger.core.cues import question_slots
-from stateledger.core.evidence_rank import rank_evidence
 from stateledger.core.executor import apply_diff, execute
-from stateledger.core.extract import answer_value
 from stateledger.core.invariants import SINGLE_VALUED_SLOTS, check_invariants
 from stateledger.core.labels import label_for
 from stateledger.core.model import (
@@ -55,12 +53,7 @@ from stateledger.core.policy import (
 from stateledger.core.profiler import profile_query
 from stateledger.core.question import (
     asks_all,
-    in_first_person_question,
-    named,
-    question_subject,
-    subject_aliases,
 )
-from stateledger.core.resolver import NOT_IN_MEMORY, resolve_open
 from stateledger.core.scope import Scope
 from stateledger.core.segment import Piece, split_statements
 from stateledger.core.statement import analyse_statement, statement_record
@@ -88,8 +81,6 @@ SLOT_SEEDS = 4  # records per asked (subject, slot) added to the seeds from the 
 # The controller sees at most this many pre-ranked candidates (llm.prompts, A-TMA 4.4).
 CONTROLLER_POOL = 10
 ANSWER_POOL = 10  # evidence items the answer step weighs (the packet shows the top k)
-OTHER_SLOT_WEIGHT = 0.5  # relevance factor of a record whose slot the question does not ask
-SLOT_MATCH_RELEVANCE = 0.7  # least relevance of a record of the slot the question asks first
 LIST_POOL = 30  # ... for a question that asks for every matching state ("all the names")
 BELIEF_RECORDS = 200  # records read for a belief question (the thing's states, the people)
 MIN_ID_PREFIX = 6  # shortest record id prefix full_id looks up (tables show 8)
@@ -572,43 +563,8 @@ class Memory:
             held = self._belief(belief, validate.user_id(user_id), packet, when, scope)
             if held is not None:
                 return held
-        pool = packet.items
-        subject = question_subject(question, user_id)
-        aliases = subject_aliases(subject, [ev.record.text for ev in pool])
-        # "Where does my brother live?" is scored as "... my brother Callum ..." when a record
-        # names him: the relevance model reads one pair at a time and cannot know who
-        # "Callum just moved to Bristol" is.
-        # A question about the user by name is scored as the user would ask it ("What is
-        # James's job?" -> "What is my job?"): the model reads a name as someone else.
-        asked = named(question, subject, aliases) if subject != "user" else (
-            in_first_person_question(question, user_id))
-        scores = self._relevance(asked, pool)
-        rank = None if scores is None else rank_evidence(
-            question, pool, scores, _similarity(pool, vector))
-        found = resolve_open(question, packet.view, pool, at=when, relevance=scores, rank=rank,
-                             same_variable=self._same_variable if scores is not None else None,
-                             subject=subject, aliases=aliases)
-        short = answer_value(question, found.value, found.used)
-        trace = dict(packet.trace)
-        trace["resolver"] = {
-            "reason": found.reason,
-            "value": short.how if short is not None else None,
-            "used": found.used[0].record.id if found.used else None,
-            "used_all": [ev.record.id for ev in found.used],
-            "relevance": None if scores is None else {
-                ev.record.id: round(float(p), 4) for ev, p in zip(pool, scores, strict=True)},
-        }
-        # The evidence the answer rests on comes first, then the rest of the top k.
-        shown = found.used + tuple(ev for ev in pool[:k] if ev not in found.used)
-        answer = Answer(
-            text=found.text if found.text is not None else NOT_IN_MEMORY,
-            view=packet.view,
-            evidence=shown,
-            trace=trace,
-            found=found.text is not None,
-            value=short.value if short is not None else None,
-            used=found.used[0] if found.used else None,
-        )
+        answer = answer_from_packet(question, user_id, packet, vector, k=k, at=when,
+                                    model=self.relevance)
         if self.answerer is None:
             return answer
         return self.answerer.answer_over(question, answer)
@@ -633,33 +589,6 @@ class Memory:
         return Answer(text=f"the {found.place}", view=packet.view,
                       evidence=(used, *packet.items[:4]), trace=trace, found=True,
                       value=found.place, used=used)
-
-    def _same_variable(self, anchor: Evidence, others: Sequence[Evidence]) -> list[bool]:
-        """Which of ``others`` state the same variable as ``anchor``: the relation model,
-        reading each pair in time order (the older as the record, the newer as the
-        statement, as on the write path), says anything but "unrelated"."""
-        if self.relevance is None or not others:
-            return [False] * len(others)
-        pairs = [(ev.record, anchor.record) if ev.record.valid_from <= anchor.record.valid_from
-                 else (anchor.record, ev.record) for ev in others]
-        probs = self.relevance.pair_relations([a.text for a, _ in pairs],
-                                              [b.text for _, b in pairs])
-        return [bool(p < 0.5) for p in probs[:, 0]]
-
-    def _relevance(self, question: str, pool: tuple[Evidence, ...]) -> list[float] | None:
-        """How likely each pool record states what the question asks (None: no model)."""
-        if self.relevance is None or not pool:
-            return None
-        scores = self.relevance.relevance(question, [ev.record.text for ev in pool])
-        # The slot table as a precise feature, never a gate: a record whose parsed slot is
-        # the one the question asks about first ("it takes me 40 minutes to get to work"
-        # for "how long is Caroline's commute?") is relevant whatever the head made of the
-        # pair; one whose slot the question does not ask about ("I'm with Sam" for "where
-        # do I live?") counts for less; records without a slot-table slot (keyed states'
-        # "key:..." included), and questions without one, are unaffected.
-        asked = question_slots(question)
-        return [_slot_weighed(float(x), ev.record, asked)
-                for x, ev in zip(scores, pool, strict=True)]
 
     # -- inspection ---------------------------------------------------------------------------
 
@@ -779,30 +708,6 @@ class Memory:
         return list(seen.values())
 
 
-class Relevance(Protocol):
-    """Scores how likely each record states the variable a question asks about, and how
-    a statement relates to records (``models.relation.RelationModel``)."""
-
-    def relevance(self, question: str, records: Sequence[str]) -> np.ndarray: ...
-
-    def pair_relations(self, records: Sequence[str], statements: Sequence[str]
-                       ) -> np.ndarray: ...
-
-
-def _slot_weighed(score: float, record: Record, asked: Sequence[str]) -> float:
-    if not asked or record.slot is None or keyed.key_of(record) is not None:
-        return score
-    if record.slot == asked[0]:
-        return max(score, SLOT_MATCH_RELEVANCE)
-    return score if record.slot in asked else score * OTHER_SLOT_WEIGHT
-
-
-def default_relevance() -> Relevance:
-    from stateledger.models.relation import shared_relation_model
-
-    return shared_relation_model()
-
-
 def default_policy() -> Policy:
     """The policy ``Memory`` uses when none is given: the open-world policy over the shipped
     relation models (``models.open_world``)."""
@@ -810,11 +715,3 @@ def default_policy() -> Policy:
     from stateledger.models.relation import shared_relation_model
 
     return OpenWorldPolicy(shared_relation_model())
-
-
-def _similarity(pool: Sequence[Evidence], vector: np.ndarray) -> list[float]:
-    """Cosine of the query ``vector`` to each pool record (0 for a record without a vector,
-    e.g. from a host that keeps them elsewhere)."""
-    return [0.0 if ev.record.embedding is None
-            else float(np.dot(np.asarray(ev.record.embedding, np.float32), vector))
-            for ev in pool]

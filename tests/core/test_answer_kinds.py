@@ -189,6 +189,16 @@ def test_the_chain_of_a_relevant_state_counts_whoever_its_text_names() -> None:
                         subject="brother", relevance=[0.9, 0.1]).used == ()
 
 
+def test_a_set_question_lists_the_values_filed_beside_the_best_one() -> None:
+    cello = rec("c", "I play the cello", links=(Link("c", "b", LinkType.HAS_EXCEPTION),))
+    banjo = rec("b", "On weekends I also play the banjo", day=1,
+                links=(Link("b", "c", LinkType.SCOPED_EXCEPTION),))
+    weather = rec("w", "The weather is awful", day=2)
+    found = resolve_open("What instruments do I play?", View.CURRENT, ev(cello, banjo, weather),
+                         relevance=[0.99, 0.3, 0.1], rank=[1.2, 0.5, 0.2])
+    assert {e.record.id for e in found.used} == {"c", "b"}
+
+
 def test_answer_kind_reads_the_shape_of_the_question() -> None:
     assert answer_kind("How many commits are on main?") == "number"
     assert answer_kind("What's the monthly budget for the offsite?") == "number"

@@ -398,9 +398,18 @@ def _set(question: str, view: View, kept: Sequence[Evidence], about: Sequence[Ev
     if not _every_state(question, view):
         about = [ev for ev in about if _live(ev, at) or ev.label is Label.CURRENT] or about
     ranked = sorted(about, key=lambda ev: -order[id(ev)])
-    chosen = tuple(ev for ev in ranked[:SET_MAX] if order[id(ev)] >= best - SET_MARGIN)
+    close = [ev for ev in ranked[:SET_MAX] if order[id(ev)] >= best - SET_MARGIN]
+    # The values the write path filed beside a chosen one ("I also play the banjo" beside
+    # the cello) are members of the same set, however their own wording scored.
+    beside = {d for ev in close for d in ev.record.linked(*_MEMBER_LINKS)}
+    close += [ev for ev in ranked if ev.record.id in beside and ev not in close]
+    chosen = tuple(close[:SET_MAX])
     return Resolution("; ".join(ev.record.text for ev in chosen), None, chosen,
-                      f"set question: {len(chosen)} record(s) answer about as well as the best")
+                      f"set question: {len(chosen)} record(s) answer about as well as the best "
+                      "or were filed beside one that does")
+
+
+_MEMBER_LINKS = (LinkType.COEXISTS, LinkType.SCOPED_EXCEPTION, LinkType.HAS_EXCEPTION)
 
 
 def _every_state(question: str, view: View) -> bool:
