@@ -142,6 +142,21 @@ def test_stances_hedged_reported_transition_past() -> None:
     assert (lone_past.action, lone_past.relation) == (Action.APPEND, Relation.BACKFILL)
 
 
+def test_a_change_told_as_done_is_no_transition_whatever_the_stance_head_says() -> None:
+    done = decide_open_world(statement("we switched the database from Postgres to MySQL",
+                                       done_change=True),
+                             Stance(0.9, transition=0.8), [cand(DB, "update")])
+    assert (done.action, done.relation) == (Action.REVISE, Relation.SUPERSEDE)
+
+
+def test_a_statement_is_dropped_as_no_state_only_when_the_stance_is_fairly_sure() -> None:
+    # A lost fact can never be answered: a middling "fact" probability keeps the statement.
+    kept = decide_open_world(statement("I actually love running now"), Stance(0.3), [])
+    assert kept.action is Action.APPEND
+    dropped = decide_open_world(statement("haha that's a good one"), Stance(0.05), [])
+    assert dropped.action is Action.NOOP
+
+
 def test_an_older_statement_is_backfilled_not_deferred() -> None:
     old = statement("we ran on MongoDB back then", at=T0 - timedelta(days=200))
     d = decide_open_world(old, FACT, [cand(DB, "update")])

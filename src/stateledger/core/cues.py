@@ -79,6 +79,14 @@ _TRANSITION = re.compile(
     r"\b(?:moving|switching|transitioning|relocating|changing|migrating)\s+(?:\w+\s+){0,3}"
     r"from\s+\w+|\bin the (?:middle|process) of\b|\bhalfway through\b|\bpacking up\b",
 )
+# A change told as done (past tense or perfect, no progressive): "I've switched from tea to
+# coffee", "we moved the API to Fly.io". It is no change in progress, whatever "from ... to"
+# makes a model read into it.
+_DONE_CHANGE = re.compile(
+    r"\b(?:i|we|i've|we've|i have|we have|i'd|we'd|they|he|she)\s+(?:just\s+|finally\s+|"
+    r"already\s+|recently\s+|officially\s+|now\s+)?(?:switched|moved|migrated|changed|"
+    r"swapped|transitioned|relocated|went|ditched|replaced|traded|upgraded|downgraded|"
+    r"rewrote|rebuilt|ported|converted)\b", re.I)
 _COEXIST = re.compile(r"\b(?:also|another|as well|too|in addition|second)\b", re.I)
 _SCOPED = re.compile(
     r"\b(?:except|unless|only (?:on|when|at|for|if)|apart from|other than|but not|"
@@ -229,6 +237,7 @@ class Cues:
     hedged: bool
     negated: bool
     transition: bool
+    done_change: bool  # a change told as done ("I've switched to ..."): none in progress
     coexist: bool
     scoped: bool
     question: bool
@@ -379,6 +388,7 @@ def analyse(text: str, *, speaker: str | None = None, user_name: str | None = No
         hedged=_hedged(body, primary),
         negated=bool(_NEGATION.search(body)) or any(m.negated for m in found),
         transition=bool(_TRANSITION.search(body)),
+        done_change=bool(_DONE_CHANGE.search(body)) and not _TRANSITION.search(body),
         coexist=bool(_COEXIST.search(body)),
         scoped=bool(_SCOPED.search(body)),
         question=is_question,

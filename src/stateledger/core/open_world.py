@@ -88,6 +88,10 @@ class Stance:
 class Thresholds:
     related_min: float = 0.5  # least p(related) for a candidate to be the target
     stance: float = 0.5  # a stance counts when its probability reaches this
+    # A statement is filed as no state only when the stance head is fairly sure: a fact
+    # dropped as chit-chat can never be answered, while a remark kept as a record is rarely
+    # what a question is about (the relevance step passes it over).
+    fact: float = 0.25
     reject_rho: float = -0.15  # a conflict from a source this much less reliable is rejected
 
 
@@ -225,14 +229,16 @@ def decide_open_world(st: Statement, stance: Stance, candidates: Sequence[Candid
     candidates = [_read(st, c) for c in candidates]
     # A question can carry a fact ("since my budget went up to $50, what should I buy?"):
     # only the stance says whether it states one, not its question mark.
-    if stance.fact < t.stance:
+    if stance.fact < t.fact:
         what = "a question" if stance.question >= t.stance else "chit-chat or a request"
         return Decision(Action.NOOP, confidence=1.0 - stance.fact,
                         reason=f"no state content ({what})")
     hedged = stance.hedged >= t.stance
     reported = st.reported or _relayed(st) or stance.reported >= t.stance
     past = stance.past >= t.stance
-    transition = st.transition or stance.transition >= t.stance
+    # A change told as done is no change in progress, whatever the stance head reads into
+    # its "from ... to" (the progressive is what marks one under way).
+    transition = st.transition or (stance.transition >= t.stance and not st.done_change)
     r_new = reliability(st.source, hedged=hedged, reported=reported)
 
     related = sorted(

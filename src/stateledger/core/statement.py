@@ -40,6 +40,7 @@ def analyse_statement(
         negated=cues.negated,
         reported=cues.reported,
         transition=cues.transition,
+        done_change=cues.done_change,
         coexist=cues.coexist,
         scoped=cues.scoped,
         question=cues.question,
