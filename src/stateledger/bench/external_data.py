@@ -48,6 +48,7 @@ __all__ = [
     "STATE_TYPES",
     "VAL_EVERY",
     "BeamChat",
+    "BeamFact",
     "BeamMessage",
     "BeamQuestion",
     "GoodAITest",
@@ -155,12 +156,23 @@ class BeamQuestion:
 
 
 @dataclass(frozen=True)
+class BeamFact:
+    """An ``information_extraction`` probe: a question, its answer and the messages that
+    state it (the reranker's training mines these on the training chats)."""
+
+    question: str
+    answer: str
+    source_ids: tuple[int, ...]
+
+
+@dataclass(frozen=True)
 class BeamChat:
     """One BEAM chat: its user messages in id (= time) order and its update questions."""
 
     chat_id: int
     messages: tuple[BeamMessage, ...]
     questions: tuple[BeamQuestion, ...]
+    facts: tuple[BeamFact, ...] = ()
 
     @property
     def split(self) -> Literal["train", "val"]:
@@ -258,7 +270,19 @@ def _load_chat(folder: Path, chat_id: int) -> BeamChat:
     if not isinstance(probes, dict) or not isinstance(probes.get("knowledge_update"), list):
         raise DataError(f"{where}: probing_questions.json has no knowledge_update list")
     questions = tuple(_question(q, where) for q in probes["knowledge_update"])
-    return BeamChat(chat_id, tuple(messages), questions)
+    return BeamChat(chat_id, tuple(messages), questions, _facts(probes))
+
+
+def _facts(probes: dict[str, Any]) -> tuple[BeamFact, ...]:
+    """The well-formed ``information_extraction`` entries (others are skipped: they are
+    training material, not what the bench scores)."""
+    out = []
+    for raw in probes.get("information_extraction") or ():
+        ids = raw.get("source_chat_ids") if isinstance(raw, dict) else None
+        if (isinstance(raw, dict) and isinstance(raw.get("question"), str)
+                and isinstance(ids, list) and ids and all(isinstance(i, int) for i in ids)):
+            out.append(BeamFact(raw["question"], str(raw.get("answer", "")), tuple(ids)))
+    return tuple(out)
 
 
 def _session_messages(session: Any, number: int, where: str,

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from stateledger.core.open_world import RELATIONS
@@ -60,6 +60,9 @@ class Source:
     questions: list[tuple[str, str, tuple[str, ...]]] = field(default_factory=list)
     updates: list[tuple[str, tuple[str, ...], tuple[str, ...]]] = field(default_factory=list)
     complete: bool = False  # the evidence ids name every message that states an answer
+    # Questions nothing in the conversation answers (LoCoMo's adversarial category): every
+    # statement a search finds for them is a negative.
+    unanswerable: list[str] = field(default_factory=list)
 
 
 def _words(text: str) -> set[str]:
@@ -153,3 +156,50 @@ def mine(sources: Sequence[Source], seed: int = 0) -> tuple[list[Pair], list[Que
             for text in (old, new):
                 questions.append(QuestionPair(question, text, True, f"mined:{src.name}"))
     return pairs, questions
+
+
+# (question, statements) -> one similarity per statement: a vector search's view of which
+# statements look like answers (the hardest negatives when they are not one).
+Similar = Callable[[str, Sequence[str]], Sequence[float]]
+SEARCH_NEGATIVES = 4  # the most similar statements of other messages (complete sources)
+FAR_NEGATIVES = 2  # statements further down the list (sources whose evidence is partial)
+
+
+def mine_relevance(sources: Sequence[Source], similar: Similar, seed: int = 0
+                   ) -> list[QuestionPair]:
+    """(question, statement) pairs for the answer step's reranker (``models.relevance``):
+    per question, the statement of each evidence message that shares most words with the
+    answer (else the question) is relevant; the statements of other messages a vector
+    search ranks highest are not, where the evidence lists are complete (LoCoMo): they talk
+    about the same things without stating the answer. Where they are partial (BEAM lists
+    only the messages of one update), only statements ranked further down are used, and
+    fewer. Unanswerable questions give negatives only. Two random statements per question
+    keep easy negatives in the mix."""
+    rng = random.Random(f"mined-relevance:{seed}")
+    out: list[QuestionPair] = []
+    for src in sources:
+        pieces = {mid: _pieces(text) for mid, text in src.messages.items()}
+        flat = [(mid, p) for mid, ps in pieces.items() for p in ps]
+        if not flat:
+            continue
+        tag = f"mined:{src.name}"
+        asked = [(q, a, ev) for q, a, ev in src.questions]
+        asked += [(q, "", ()) for q in src.unanswerable]
+        for question, answer, evidence in asked:
+            found = [m for m in evidence if pieces.get(m)]
+            for mid in found:
+                best, _ = _best(pieces[mid], f"{answer} {answer}" if answer else question)
+                if best is not None:
+                    out.append(QuestionPair(question, best, True, tag))
+            if evidence and not found:
+                continue
+            others = [(m, p) for m, p in flat if m not in set(evidence)]
+            scores = similar(question, [p for _, p in others])
+            ranked = [others[i][1] for i in sorted(range(len(others)), key=lambda i: -scores[i])]
+            if src.complete or not evidence:
+                hard = ranked[:SEARCH_NEGATIVES]
+            else:
+                hard = ranked[2 * SEARCH_NEGATIVES: 2 * SEARCH_NEGATIVES + FAR_NEGATIVES]
+            easy = [rng.choice(others)[1] for _ in range(2)] if others else []
+            out += [QuestionPair(question, text, False, tag) for text in (*hard, *easy)]
+    return out

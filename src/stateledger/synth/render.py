@@ -34,12 +34,19 @@ NP_STATE_FRAMES = (
     "I'm trying to {t} with {my} {noun} of {v}", "with {my} {noun} at {v}, I want to {t}",
     "I'm planning to {t}, keeping {my} {noun} of {v} in mind",
     "can you help me {t} around {my} {noun} of {v}?", "given {my} {noun} of {v}, how should I {t}?",
+    # A hedge or a worry about the task, not about the value: the value is stated.
+    "I'm considering how to {t} with {my} {noun} of {v}",
+    "I'm kinda worried I can't {t} with {my} {noun} at {v}",
+    "not sure how to {t} on {my} {noun} of {v}, any ideas?",
 )
 NP_CHANGE_FRAMES = (
     "with {my} new {noun} of {v}, I need to {t}",
     "I'm looking to {t} with {my} updated {noun} of {v}",
     "now that {my} {noun} is {v}, I have to {t}", "since {my} {noun} changed to {v}, I want to {t}",
     "I'm trying to {t} now that {my} {noun} went from {old} to {v}",
+    "I'm thinking about how to {t} with {my} increased {noun} of {v}",
+    "I'm a bit nervous that I won't {t} even with {my} new {noun} of {v}",
+    "I might need to {t} since {my} {noun} was changed to {v}",
 )
 # A modal in another clause than the fact: the fact is not hedged by it.
 MODAL_ELSEWHERE = (
@@ -55,6 +62,10 @@ CHANGE_FRAMES = (
     "we ended up changing {my} {noun} to {v}", "{my} {noun} has switched over to {v}",
     "heads up, {my} {noun} is {v} from now on", "{my} {noun} is {v} since last month",
     "so {my} {noun} isn't {old} any more - it's {v}", "changed {my} {noun} from {old} to {v}",
+    # A change that is done, told with "from ... to" (no change in progress).
+    "I've switched {my} {noun} from {old} to {v}", "we moved {my} {noun} from {old} to {v}",
+    "{my} {noun} switched over from {old} to {v} last month",
+    "we finished migrating {my} {noun} from {old} to {v}", "I went from {old} to {v}",
 )
 CORRECTION_FRAMES = (
     "sorry, I meant {v}, not {old}", "correction: {my} {noun} is {v}, not {old}",
@@ -130,6 +141,22 @@ MENTION_FRAMES = (
     "I keep forgetting to check {my} {noun}", "I'll look into {my} {noun} next week",
     "{my} {noun} came up in a conversation today", "I should write down {my} {noun} somewhere",
     "I'm curious how {my} {noun} compares to other people's",
+)
+# A number beside the noun that is not its value ("that's $50 over my budget"): the record
+# talks about the variable without stating it.
+NUMBER_MENTION_FRAMES = (
+    "I've already used {v} of {my} {noun}", "that's {v} over {my} {noun}",
+    "I'm still {v} short of {my} {noun}", "I spent {v}, which is more than {my} {noun}",
+    "{v} more and I'll hit {my} {noun}", "I'm {v} away from {my} {noun}",
+    "last time I went {v} past {my} {noun}", "I only managed {v} against {my} {noun}",
+)
+# Asking when a value began ("when did I switch to {v}?"): the statement of that change
+# answers it, a change to another value does not.
+WHEN_FRAMES = (
+    "when did {my} {noun} change to {v}?", "when did I switch to {v}?",
+    "since when is {my} {noun} {v}?", "when did {v} become {my} {noun}?",
+    "how long has {my} {noun} been {v}?", "when did we go with {v}?",
+    "when did I start with {v}?", "when was {my} {noun} changed to {v}?",
 )
 QUESTION_FRAMES = (
     "what's {my} {noun}?", "what is {my} {noun} now?", "remind me, what's {my} {noun}?",

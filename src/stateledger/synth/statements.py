@@ -579,6 +579,8 @@ def question_pairs(vocab: Vocabulary, n: int, seed: int) -> list[QuestionPair]:
 def _question_pair(w: _Writer) -> QuestionPair | None:
     attr = w.rng.choice(w.vocab.attributes)
     subject = w.subject(0.8)
+    if w.rng.random() < 0.08:
+        return _when_question_pair(w, attr, subject)
     past = w.rng.random() < 0.25
     question = w.question(attr, R.restyled(w.rng, subject), past)
     if question is None:
@@ -589,8 +591,56 @@ def _question_pair(w: _Writer) -> QuestionPair | None:
     record = _question_record(w, attr, subject, relevant)
     if record is None:
         return None
+    if w.rng.random() < 0.3:
+        record = _with_another_fact(w, attr, subject, record)
     return QuestionPair(R.noisy(w.rng, question, question=True), R.noisy(w.rng, record),
                         relevant, attr.key, past)
+
+
+def _when_question_pair(w: _Writer, attr: Attribute, subject: R.Subject) -> QuestionPair | None:
+    """"When did my X change to V?": the statement of that change (or of V as the state)
+    answers it; a change to another value of the same attribute, or a change of another
+    attribute, does not."""
+    v = w.value(attr)
+    question = w.render(attr, R.WHEN_FRAMES, R.restyled(w.rng, subject), v=v)
+    if question is None:
+        return None
+    r = w.rng.random()
+    relevant = r < 0.5
+    if relevant:
+        record = w.change(attr, subject, v, w.value(attr, v)) if r < 0.35 else (
+            w.state(attr, subject, v))
+    elif r < 0.75:
+        other_v = w.value(attr, v)
+        record = w.change(attr, subject, other_v, w.value(attr, other_v))
+    else:
+        other = w.other_attribute(attr, same_group=True)
+        record = w.change(other, subject, w.value(other), w.value(other))
+    if record is None:
+        return None
+    return QuestionPair(R.noisy(w.rng, question, question=True), R.noisy(w.rng, record),
+                        relevant, attr.key)
+
+
+_JOINS = (", and ", " - ", "; ", ", plus ", ". Also, ")
+
+
+def _with_another_fact(w: _Writer, attr: Attribute, subject: R.Subject, record: str) -> str:
+    """``record`` with a fact of another attribute beside it ("I teach maths at a school
+    in Cork", "I'm a nurse, and I live in Leeds"): real statements carry more than the one
+    variable a question asks about, and a second one neither makes a statement relevant
+    nor stops it being so."""
+    other = w.other_attribute(attr, same_group=False)
+    extra = w.state(other, subject, w.value(other))
+    if extra is None:
+        return record
+    first, second = (extra, record) if w.rng.random() < 0.25 else (record, extra)
+    return f"{first.rstrip('.!')}{w.rng.choice(_JOINS)}{_inner(second)}"
+
+
+def _inner(text: str) -> str:
+    """``text`` continuing a sentence: lower-case first letter, except for "I"."""
+    return text if text[:2] in ("I ", "I'") else text[:1].lower() + text[1:]
 
 
 def _scoped(rng: random.Random, text: str, thing: str) -> str:
@@ -646,7 +696,9 @@ def _question_record(w: _Writer, attr: Attribute, subject: R.Subject, relevant: 
     if relevant:
         return w.record(attr, subject, w.value(attr))
     r = w.rng.random()
-    if r < 0.12:
+    if r < 0.06 and isinstance(w.vocab.pool(attr), NumericPool):
+        return w.render(attr, R.NUMBER_MENTION_FRAMES, subject, v=w.value(attr))
+    if r < 0.14:
         return w.render(attr, R.MENTION_FRAMES, subject)
     if r < 0.2:
         found = w.lookalike(attr)

@@ -39,6 +39,7 @@ CONFUSABLE: tuple[frozenset[str], ...] = tuple(frozenset(g) for g in (
     ("work_clients", "work_main_client"),
     ("work_learning_focus", "work_resume_skills"),
     ("work_conference_talks", "work_events_attending"),
+    ("work_occupation", "work_teaching", "work_job_title"),
 ))
 
 
