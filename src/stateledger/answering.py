@@ -28,20 +28,22 @@ from stateledger.core.cues import question_slots
 from stateledger.core.evidence_rank import rank_evidence
 from stateledger.core.extract import answer_value
 from stateledger.core.model import Answer, Evidence, Packet, Record
-from stateledger.core.open_world import COEXIST, UNRELATED
+from stateledger.core.open_world import UNRELATED
 from stateledger.core.question import (
     in_first_person_question,
     named,
+    names,
     question_subject,
     subject_aliases,
+    without_times,
 )
 from stateledger.core.resolver import NOT_IN_MEMORY, resolve_open
 
-__all__ = ["OTHER_SLOT_WEIGHT", "SLOT_MATCH_RELEVANCE", "Relevance", "answer_from_packet",
-           "default_relevance"]
+__all__ = ["OTHER_SLOT_WEIGHT", "SLOT_MATCH_RELEVANCE", "Relevance", "ShippedModels",
+           "answer_from_packet", "default_relevance"]
 
-OTHER_SLOT_WEIGHT = 0.5  # relevance factor of a record whose slot the question does not ask
 SLOT_MATCH_RELEVANCE = 0.7  # least relevance of a record of the slot the question asks first
+OTHER_SLOT_WEIGHT = 0.5  # relevance factor of a record of another slot, when the asked one is there
 
 
 class Relevance(Protocol):
@@ -54,10 +56,25 @@ class Relevance(Protocol):
                        ) -> np.ndarray: ...
 
 
-def default_relevance() -> Relevance:
-    from stateledger.models.relation import shared_relation_model
+class ShippedModels:
+    """The shipped models as the answer step uses them: the reranker
+    (``models.relevance``) says which records state what a question asks, the relation
+    model (``models.relation``) how two records relate. Each loads on first use."""
 
-    return shared_relation_model()
+    def relevance(self, question: str, records: Sequence[str]) -> np.ndarray:
+        from stateledger.models.relevance import shared_relevance_model
+
+        return shared_relevance_model().relevance(question, records)
+
+    def pair_relations(self, records: Sequence[str], statements: Sequence[str]
+                       ) -> np.ndarray:
+        from stateledger.models.relation import shared_relation_model
+
+        return shared_relation_model().pair_relations(records, statements)
+
+
+def default_relevance() -> Relevance:
+    return ShippedModels()
 
 
 def answer_from_packet(question: str, user_id: str, packet: Packet, vector: np.ndarray, *,
@@ -68,12 +85,19 @@ def answer_from_packet(question: str, user_id: str, packet: Packet, vector: np.n
     pool = packet.items
     subject = question_subject(question, user_id)
     aliases = subject_aliases(subject, [ev.record.text for ev in pool])
-    # "Where does my brother live?" is scored as "... my brother Callum ..." when a record
-    # names him: the model reads one pair at a time and cannot know who "Callum just moved
-    # to Bristol" is. A question about the user by name is scored as the user would ask it
-    # ("What is James's job?" -> "What is my job?"): the model reads a name as someone else.
-    asked = (named(question, subject, aliases) if subject != "user"
-             else in_first_person_question(question, user_id))
+    # Each record is scored against the question as its speaker would hear it: the model
+    # reads one pair at a time and takes a name for someone other than the "I" of a
+    # record. A question about the user by name is asked in the first person ("What is
+    # James's job?" -> "What is my job?"), and so is a question about someone else for
+    # their own first-person words (Leo's "I ran my first half marathon in Lisbon"); for
+    # the rest, "my brother" gets the name a record gives him ("... my brother Callum
+    # ..."), so "Callum just moved to Bristol" reads as his.
+    mine = without_times(in_first_person_question(
+        question, user_id if subject == "user" else subject))
+    theirs = mine if subject == "user" else without_times(named(question, subject, aliases))
+    asked = [mine if subject == "user" or (ev.record.subject in (subject, *aliases)
+                                           and not names(subject, ev.record.text)) else theirs
+             for ev in pool]
     scores = _relevance(model, asked, question, pool)
     rank = None if scores is None else rank_evidence(question, pool, scores,
                                                      _similarity(pool, vector))
@@ -112,41 +136,48 @@ def _same_variable(model: Relevance, anchor: Evidence, others: Sequence[Evidence
                    ) -> list[bool]:
     """Which of ``others`` hold a state of the same variable as ``anchor``: the relation
     model, reading each pair in time order (the older as the record, the newer as the
-    statement, as on the write path), puts most of its mass on a restatement, an update or
-    an ending. A value that coexists with the anchor's ("we also adopted a beagle" beside
-    "I have a tabby cat") is another member of a many-valued variable, not a newer state of
-    the one asked about, so it never competes with it by time."""
+    statement, as on the write path), says anything but "unrelated". A value that coexists
+    with the anchor's counts: "these days I mostly listen to indie rock" beside "I mostly
+    listen to bluegrass" is the newer answer to "what do I mostly listen to?"; a second pet
+    the question does not ask about ("what is my cat's name?" beside "we adopted a
+    beagle") is left out by relevance, not here."""
     if not others:
         return []
     pairs = [(ev.record, anchor.record) if ev.record.valid_from <= anchor.record.valid_from
              else (anchor.record, ev.record) for ev in others]
     probs = model.pair_relations([a.text for a, _ in pairs], [b.text for _, b in pairs])
-    return [bool(p[UNRELATED] + p[COEXIST] < 0.5) for p in probs]
+    return [bool(p[UNRELATED] < 0.5) for p in probs]
 
 
-def _relevance(model: Relevance | None, asked: str, question: str,
+def _relevance(model: Relevance | None, asked: Sequence[str], question: str,
                pool: Sequence[Evidence]) -> list[float] | None:
     """How likely each pool record states what the question asks (None: no model), the
-    model reading ``asked`` (the question as its subject would put it)."""
+    model reading each record against its ``asked`` form of the question."""
     if model is None or not pool:
         return None
-    scores = model.relevance(asked, [ev.record.text for ev in pool])
+    scores = np.zeros(len(pool), dtype=np.float32)
+    for form in dict.fromkeys(asked):
+        idx = [i for i, a in enumerate(asked) if a == form]
+        scores[idx] = model.relevance(form, [pool[i].record.text for i in idx])
     # The slot table as a precise feature, never a gate: a record whose parsed slot is the
     # one the question asks about first ("it takes me 40 minutes to get to work" for "how
-    # long is Caroline's commute?") is relevant whatever the head made of the pair; one
-    # whose slot the question does not ask about ("I'm with Sam" for "where do I live?")
-    # counts for less; records without a slot-table slot (keyed states' "key:..."
-    # included), and questions without one, are unaffected.
+    # long is Caroline's commute?") is relevant whatever the model made of the pair. Only
+    # when such a record is in the pool do records of slots the question does not ask count
+    # for less ("I'm with Sam" beside "I live in Leeds" for "where do I live?"): the table
+    # reads questions loosely ("what do I do for work?" as the employer), and where it
+    # found no record of its reading, the reranker is the better judge.
     slots = question_slots(question)
-    return [_slot_weighed(float(x), ev.record, slots) for x, ev in zip(scores, pool, strict=True)]
+    found = bool(slots) and any(ev.record.slot == slots[0] for ev in pool)
+    return [_slot_weighed(float(x), ev.record, slots, found)
+            for x, ev in zip(scores, pool, strict=True)]
 
 
-def _slot_weighed(score: float, record: Record, asked: Sequence[str]) -> float:
+def _slot_weighed(score: float, record: Record, asked: Sequence[str], found: bool) -> float:
     if not asked or record.slot is None or keyed.key_of(record) is not None:
         return score
     if record.slot == asked[0]:
         return max(score, SLOT_MATCH_RELEVANCE)
-    return score if record.slot in asked else score * OTHER_SLOT_WEIGHT
+    return score if not found or record.slot in asked else score * OTHER_SLOT_WEIGHT
 
 
 def _similarity(pool: Sequence[Evidence], vector: np.ndarray) -> list[float]:

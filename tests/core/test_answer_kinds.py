@@ -29,6 +29,7 @@ from stateledger.core.question import (
     same_subject,
     states_kind,
     subject_aliases,
+    without_times,
 )
 from stateledger.core.resolver import resolve_open
 
@@ -84,6 +85,16 @@ def test_a_question_about_the_user_by_name_is_asked_in_the_first_person() -> Non
     # Another person's name, or no name, stays as it is.
     assert ask("Where does Tom live?", "james") == "Where does Tom live?"
     assert ask("Where do I live?", "user") == "Where do I live?"
+
+
+def test_the_times_a_question_names_are_left_to_the_resolver() -> None:
+    assert without_times("What was my blood pressure in January?") == (
+        "What was my blood pressure?")
+    assert without_times("Where did I live in 2021?") == "Where did I live?"
+    assert without_times("What was my rent three months ago?") == "What was my rent?"
+    assert without_times("What is my budget for the launch?") == (
+        "What is my budget for the launch?")
+    assert without_times("In 2021?") == "In 2021?"  # nothing left: unchanged
 
 
 def test_when_and_list_questions() -> None:

@@ -32,6 +32,7 @@ __all__ = ["SLOT_PATTERNS", "Cues", "Mention", "SlotPattern", "analyse", "kinds"
 # --- subject, source and stance ------------------------------------------------------------
 
 _FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|me|my|mine|we|we're|we've|our|us)\b", re.I)
+NAME_WORD = r"[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ]+"  # a capitalised first name, accented letters included
 ROLE_WORDS = (  # people a user talks about by their relation to them
     r"(?:brother|sister|mom|mother|mum|dad|father|friend|best friend|boss|coworker|co-worker|"
     r"colleague|cousin|son|daughter|neighbou?r|roommate|aunt|uncle|grandma|grandpa|"
@@ -40,15 +41,16 @@ ROLE_WORDS = (  # people a user talks about by their relation to them
 )
 _OTHER_SUBJECT = re.compile(
     r"^\s*(?:(?:so|well|oh|hey|yeah|btw|anyway|guess what|fun fact|also)[,!.:]?\s+)*"
-    r"(?:(?:[Mm]y|[Oo]ur)\s+(?P<role>" + ROLE_WORDS + r")(?:,?\s+(?P<rname>[A-Z][a-z]+),?)?"
-    r"|(?P<name>[A-Z][a-z]+))"
+    r"(?:(?:[Mm]y|[Oo]ur)\s+(?P<role>" + ROLE_WORDS + r")(?:,?\s+(?P<rname>" + NAME_WORD
+    + r"),?)?|(?P<name>" + NAME_WORD + r"))"
     r"(?:'s)?\s+(?:just\s+|finally\s+|recently\s+|also\s+)?"
     r"(?:got|has|have|had|is|was|works|worked|lives|lived|moved|started|joined|bought|adopted|"
     r"became|quit|left|broke|married|dating|drives|loves|likes|sleeps|weighs|earns|"
     r"takes|took|studies|graduated)\b"
 )
 _REPORTED = re.compile(
-    r"\b(?P<who>(?:[Mm]y\s+" + ROLE_WORDS + r")|(?-i:[A-Z][a-z]+)|someone|somebody|people|they|he|"
+    r"\b(?P<who>(?:[Mm]y\s+" + ROLE_WORDS + r")|(?-i:" + NAME_WORD + r")|someone|somebody|"
+    r"people|they|he|"
     r"she)\s+"
     r"(?:says|said|told me|tells me|thinks|claims|claimed|mentioned|insists|heard)\s+(?:that\s+)?"
     r"(?P<clause>(?:i|i'm|i've|you|you're|you've)\b.*)",

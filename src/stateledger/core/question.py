@@ -24,16 +24,18 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from datetime import date
 from typing import Literal
 
-from stateledger.core.cues import ROLE_WORDS
+from stateledger.core.cues import NAME_WORD, ROLE_WORDS
+from stateledger.core.timeexpr import find_times
 
 _ROLE_Q = re.compile(r"\b(?:my|our)\s+(?P<role>" + ROLE_WORDS + r")(?:'s)?\b", re.I)
 # A name in subject position: after an auxiliary ("where does Tom live", "is Ana still
 # ...") or as a possessor ("what is Ana's job"); a capitalised place or brand elsewhere in
 # the question ("when did I move to Seattle") is no subject.
 _NAME_Q = re.compile(r"\b(?:does|did|is|was|has|had|do|will|would|can|are|were)\s+"
-                     r"(?P<name>[A-Z][a-z]+)\b|\b(?P<owner>[A-Z][a-z]+)'s\b")
+                     r"(?P<name>" + NAME_WORD + r")\b|\b(?P<owner>" + NAME_WORD + r")'s\b")
 _NOT_NAMES = frozenset((
     "I What Where When Who Whom Why How Which Do Does Did Is Are Was Were Can Could Would Will "
     "Have Has Had Should Tell Remind Please List Name Give Show Any And Or The My Our Since "
@@ -76,7 +78,7 @@ def question_subject(question: str, user_name: str | None = None) -> str:
     return "user"
 
 
-_NAME = r"([A-Z][a-z]+(?:-[A-Z][a-z]+)?)"
+_NAME = rf"({NAME_WORD}(?:-{NAME_WORD})?)"
 
 
 def subject_aliases(subject: str, texts: Iterable[str]) -> tuple[str, ...]:
@@ -126,6 +128,26 @@ def _cased(word: str, like: str) -> str:
     return word[:1].upper() + word[1:] if like[:1].isupper() else word
 
 
+_ANCHOR = date(2000, 1, 1)  # any day: only the spans of relative phrases are wanted
+_LEAD_PREPOSITION = re.compile(r"\b(?:on|in|at|during|as of|back in|around)\s*$", re.I)
+
+
+def without_times(question: str) -> str:
+    """``question`` without the times it names ("What was my blood pressure in January?"
+    -> "What was my blood pressure?"): which state a time picks is the resolver's business;
+    what the relevance model should judge is whether a record states the variable, and a
+    time a record does not repeat is no sign that it does not."""
+    out = question
+    for t in sorted(find_times(question, _ANCHOR), key=lambda t: -t.start):
+        start, end = t.start, t.start + len(t.phrase)
+        lead = _LEAD_PREPOSITION.search(out[:start])
+        if lead is not None:
+            start = lead.start()
+        out = out[:start].rstrip() + out[end:]
+    out = re.sub(r"\s+([?.!,])", r"\1", out)
+    return out if re.search(r"\w", out) else question
+
+
 def named(question: str, subject: str, aliases: Sequence[str]) -> str:
     """``question`` with the first alias beside its role word ("where does my brother
     live" -> "where does my brother Callum live"); unchanged without aliases."""
@@ -145,8 +167,8 @@ def same_subject(subject: str, text: str, other_subject: str, other_text: str = 
         return True
     if subject == "user" and other_subject == "user":
         return True
-    return (subject != "user" and _names(subject, other_text)) or (
-        other_subject != "user" and _names(other_subject, text))
+    return (subject != "user" and names(subject, other_text)) or (
+        other_subject != "user" and names(other_subject, text))
 
 
 # A name said to someone, not about them: "Thanks, Melanie!", "Hey Tom, guess what", "That
@@ -157,7 +179,7 @@ _ADDRESS_BEFORE = re.compile(r"(?:^|[,.!?;:]\s*|\b(?:hey|hi|hello|thanks|thank y
 _ADDRESS_AFTER = re.compile(r"^\s*(?:[,!?.;:]|$)")
 
 
-def _names(subject: str, text: str) -> bool:
+def names(subject: str, text: str) -> bool:
     """Whether ``text`` speaks about ``subject`` (by name), not only to them."""
     if not text:
         return False

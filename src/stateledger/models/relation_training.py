@@ -32,15 +32,8 @@ from torch.nn import functional as F
 
 from stateledger.core.open_world import RELATIONS
 from stateledger.models import threads
-from stateledger.models.relation import (
-    STANCES,
-    CrossEncoder,
-    PairConfig,
-    minilm_init,
-    save_relation_model,
-    tokenize_pairs,
-    tokenize_texts,
-)
+from stateledger.models.pair_encoder import PairConfig, minilm_init, tokenize_pairs, tokenize_texts
+from stateledger.models.relation import STANCES, CrossEncoder, save_relation_model
 from stateledger.synth.statements import (
     Pair,
     QuestionPair,
@@ -63,11 +56,15 @@ class RelationData:
 
 
 def generate_data(vocab: Vocabulary, sizes: dict[str, tuple[int, int, int]], seed: int = 0,
-                  extra: dict[str, tuple[list[Pair], list[QuestionPair]]] | None = None
-                  ) -> dict[str, RelationData]:
+                  extra: dict[str, tuple[list[Pair], list[QuestionPair]]] | None = None,
+                  held_out: bool = True) -> dict[str, RelationData]:
     """Per split: (pairs, question pairs, statements) of the sizes asked; ``extra`` adds
-    mined pairs to a split (``synth.mined``, split by conversation by the caller)."""
+    mined pairs to a split (``synth.mined``, split by conversation by the caller). With
+    ``held_out`` off, the training split is drawn from every attribute (the shipped
+    weights), so validation then measures new values and phrasings, not new attributes."""
     splits = split_vocabulary(vocab, seed)
+    if not held_out:
+        splits["train"] = vocab
     out: dict[str, RelationData] = {}
     for split, (n_pairs, n_questions, n_statements) in sizes.items():
         v = splits[split]
@@ -211,7 +208,7 @@ def train_relation_model(data: dict[str, RelationData], cfg: PairTrainConfig, ou
     torch.manual_seed(cfg.seed)
     threads.use(torch, cfg.threads)
     rng = random.Random(cfg.seed)
-    model, tok = minilm_init(PairConfig(layers=cfg.layers))
+    model, tok = minilm_init(CrossEncoder, PairConfig(layers=cfg.layers))
     train, val = data["train"], data["val"]
     heads = ("relation.", "relevance.", "stance.")
     encoder_params = [p for n, p in model.named_parameters() if not n.startswith(heads)]

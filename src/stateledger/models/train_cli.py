@@ -12,6 +12,9 @@ weights into the package data folder (``--out`` to write elsewhere).
   relevance and stance heads), from the generated statement pairs, question pairs and
   stance examples of ``synth.statements`` (split by attribute and value; validation
   reported).
+* ``train relevance`` -> ``relevance_model.pt`` (the answer step's reranker), from the
+  generated question pairs and, when the shared data is there, pairs mined from the LoCoMo
+  and BEAM training conversations (validation reported apart for each).
 
 Small models train fastest on one CPU thread (``--threads``): two threads on two shared
 cores spend most of their time waiting for each other.
@@ -58,6 +61,7 @@ def add_commands(sub: Any) -> None:
     p.set_defaults(func=cmd_policy)
 
     _relation_parser(tsub)
+    _relevance_parser(tsub)
 
 
 def _relation_parser(tsub: Any) -> None:
@@ -73,6 +77,10 @@ def _relation_parser(tsub: Any) -> None:
     p.add_argument("--mine", action="store_true",
                    help="add weakly labelled pairs mined from the LoCoMo and BEAM dev data "
                    "(training conversations only; needs the shared data)")
+    p.add_argument("--held-out", action="store_true",
+                   help="train on the training attributes only, so validation measures "
+                   "transfer to attributes never seen (the shipped weights train on every "
+                   "attribute)")
     p.add_argument("--out", type=Path, default=None, help="output folder (default: package)")
     p.add_argument("--threads", type=int, default=2, help="torch CPU threads")
     p.add_argument("--json", action="store_true", help="print one JSON object")
@@ -97,7 +105,8 @@ def cmd_relation(args: argparse.Namespace) -> None:
     sizes = {"train": (args.pairs, args.questions, args.statements),
              "val": (args.val, args.val // 3, args.val)}
     extra = mined_pairs(args.seed) if args.mine else None
-    data = generate_data(vocabulary(), sizes, seed=args.seed, extra=extra)
+    data = generate_data(vocabulary(), sizes, seed=args.seed, extra=extra,
+                         held_out=args.held_out)
     with progress_bar() as bar:
         report = train_relation_model(
             data, PairTrainConfig(layers=args.layers, epochs=args.epochs, seed=args.seed,
@@ -113,27 +122,128 @@ def cmd_relation(args: argparse.Namespace) -> None:
                                       "values)", rows))
 
 
-def mined_pairs(seed: int) -> dict[str, tuple[list[Any], list[Any]]]:
-    """Mined pairs per split: LoCoMo conversations (every fifth is validation) and BEAM
-    chats (``beam_split``), split by conversation so validation never shares one."""
+def mined_sources(*, for_relevance: bool = False) -> dict[str, list[Any]]:
+    """The real conversations mined for weak labels, per split: LoCoMo conversations (every
+    fifth is validation) and BEAM chats (``beam_split``), split by conversation so
+    validation never shares one. ``for_relevance`` adds what only the reranker is trained
+    on: LoCoMo's unanswerable questions, and BEAM's update and fact questions with the
+    messages that state their answers."""
     from stateledger.bench.external_data import beam_split, load_beam
     from stateledger.bench.locomo_data import load_locomo
-    from stateledger.synth.mined import Source, mine
+    from stateledger.synth.mined import Source
 
     sources: dict[str, list[Source]] = {"train": [], "val": []}
     for i, conv in enumerate(load_locomo()):
         qa = [(q.question, q.answer, tuple(q.evidence)) for q in conv.qa
               if q.category != 5 and q.answer]
+        unanswerable = [q.question for q in conv.qa if q.category == 5] if for_relevance else []
         sources["val" if i % 5 == 4 else "train"].append(
             Source(f"locomo-{conv.sample_id}", {t.dia_id: t.text for t in conv.turns}, qa,
-                   complete=True))
+                   complete=True, unanswerable=unanswerable))
     for chat in load_beam():
         updates = [(q.question, tuple(map(str, q.original_ids)), tuple(map(str, q.updated_ids)))
                    for q in chat.questions]
+        asked: list[tuple[str, str, tuple[str, ...]]] = []
+        if for_relevance:
+            asked = [(q.question, "", tuple(map(str, (*q.original_ids, *q.updated_ids))))
+                     for q in chat.questions]
+            asked += [(f.question, f.answer, tuple(map(str, f.source_ids))) for f in chat.facts]
         sources[beam_split(chat.chat_id)].append(
-            Source(f"beam-{chat.chat_id}", {str(m.id): m.text for m in chat.messages},
-                   updates=updates))
-    return {split: mine(srcs, seed) for split, srcs in sources.items()}
+            Source(f"beam-{chat.chat_id}", {str(m.id): m.text for m in chat.messages}, asked,
+                   updates=[] if for_relevance else updates))
+    return sources
+
+
+def mined_pairs(seed: int) -> dict[str, tuple[list[Any], list[Any]]]:
+    """Mined relation and relevance pairs per split (``synth.mined.mine``)."""
+    from stateledger.synth.mined import mine
+
+    return {split: mine(srcs, seed) for split, srcs in mined_sources().items()}
+
+
+def _relevance_parser(tsub: Any) -> None:
+    p = tsub.add_parser("relevance", help="the answer step's reranker (cross-encoder)")
+    p.add_argument("--seed", type=int, default=0, help="generator and training seed")
+    p.add_argument("--questions", type=int, default=60_000,
+                   help="generated training (question, record) pairs")
+    p.add_argument("--val", type=int, default=2_000, help="generated validation pairs")
+    p.add_argument("--epochs", type=int, default=1, help="epochs")
+    p.add_argument("--no-mine", action="store_true",
+                   help="train on generated pairs only (no shared data needed)")
+    p.add_argument("--held-out", action="store_true",
+                   help="train on the training attributes only, so the generated validation "
+                   "measures transfer to attributes never seen (the shipped weights train on "
+                   "every attribute)")
+    p.add_argument("--out", type=Path, default=None, help="output folder (default: package)")
+    p.add_argument("--threads", type=int, default=2, help="torch CPU threads")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=cmd_relevance)
+
+
+def cmd_relevance(args: argparse.Namespace) -> None:
+    import torch
+
+    from stateledger.bench.cli import emit, metrics_table, progress_bar, staged_progress
+    from stateledger.models.relevance import MODEL_FILE
+    from stateledger.models.relevance_training import RelevanceTrainConfig, train_relevance_model
+    from stateledger.synth.statements import question_pairs, split_vocabulary
+    from stateledger.synth.vocab import vocabulary
+
+    threads.use(torch, args.threads)
+    out = (args.out or data_dir()) / MODEL_FILE
+    started = time.perf_counter()
+    splits = split_vocabulary(vocabulary(), args.seed)
+    train = question_pairs(splits["train"] if args.held_out else vocabulary(), args.questions,
+                           args.seed)
+    seen = "held-out" if args.held_out else "seen"
+    val = {f"generated ({seen} attributes)": question_pairs(splits["val"], args.val, args.seed)}
+    with progress_bar() as bar:
+        step = staged_progress(bar)
+        if not args.no_mine:
+            mined = mine_relevance_pairs(args.seed, step)
+            train = train + mined["train"]
+            val["mined"] = mined["val"]
+        report = train_relevance_model(
+            train, val, RelevanceTrainConfig(epochs=args.epochs, seed=args.seed,
+                                             threads=args.threads), out, progress=step)
+    best = min(report["history"], key=lambda h: h["loss"])
+    rows = {name: {**{k: round(v, 4) for k, v in best[name].items()}, "epoch": best["epoch"]}
+            for name in val}
+    payload = {"seconds": round(time.perf_counter() - started, 1), "train_pairs": len(train),
+               "val_pairs": {k: len(v) for k, v in val.items()}, "history": report["history"],
+               "weights": str(out), "models": rows}
+    emit(args, payload, metrics_table(f"train relevance -> {out} (mined validation: "
+                                      "held-out conversations)", rows))
+
+
+def mine_relevance_pairs(seed: int, step: Callable[[str, int, int], None]
+                         ) -> dict[str, list[Any]]:
+    """Reranker pairs mined per split (``synth.mined.mine_relevance``), hard negatives
+    ranked by MiniLM cosine over each conversation's statements (each embedded once)."""
+    import numpy as np
+
+    from stateledger.models.embedder import default_embedder
+    from stateledger.synth.mined import mine_relevance
+
+    embedder = default_embedder()
+    cache: dict[str, Any] = {}
+
+    def similar(question: str, texts: Any) -> Any:
+        missing = [t for t in dict.fromkeys(texts) if t not in cache]
+        for start in range(0, len(missing), 256):
+            chunk = missing[start:start + 256]
+            cache.update(zip(chunk, embedder.embed(chunk), strict=True))
+        q = embedder.embed([question])[0]
+        return np.stack([cache[t] for t in texts]) @ q if texts else []
+
+    out: dict[str, list[Any]] = {}
+    for split, srcs in mined_sources(for_relevance=True).items():
+        pairs: list[Any] = []
+        for i, src in enumerate(srcs, 1):
+            pairs += mine_relevance([src], similar, seed)
+            step(f"mining {split} conversations", i, len(srcs))
+        out[split] = pairs
+    return out
 
 
 def _common(p: argparse.ArgumentParser) -> None:

@@ -1,0 +1,246 @@
+"""The transformer both learned readers of text pairs share: MiniLM's first layers.
+
+``PairEncoder`` is the first ``layers`` transformer layers of the bundled all-MiniLM-L6-v2
+(initialised from them, then fine-tuned), reading one text or a pair ``[CLS] a [SEP] b
+[SEP]`` and giving its [CLS] state and token mean. The word embeddings stay frozen and are
+read from the MiniLM package at load time, so shipped weights hold only what training
+changed. Two models put heads on it:
+
+- ``models.relation.CrossEncoder`` (the write path's relation, stance and relevance heads);
+- ``models.relevance.RelevanceEncoder`` (the answer step's reranker: does this record state
+  what the question asks?).
+
+Also here: the tokenizer set-up, the weights file format (float16, a format number and the
+config), and the CPU inference context (bfloat16 autocast where the CPU runs it natively).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import threading
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any, TypeVar
+
+import torch
+from torch import nn
+from torch.nn import functional as F
+
+from stateledger.errors import ModelError
+from stateledger.models import threads
+from stateledger.models.embedder import model_dir
+
+MAX_PAIR_TOKENS = 96
+
+
+@dataclass(frozen=True)
+class PairConfig:
+    layers: int = 3
+    hidden: int = 384
+    heads: int = 12
+    intermediate: int = 1536
+    dropout: float = 0.1
+
+
+class _Layer(nn.Module):
+    """One BERT encoder layer (post-norm), op for op as in MiniLM."""
+
+    def __init__(self, cfg: PairConfig) -> None:
+        super().__init__()
+        self.heads = cfg.heads
+        self.qkv = nn.Linear(cfg.hidden, 3 * cfg.hidden)
+        self.out = nn.Linear(cfg.hidden, cfg.hidden)
+        self.ln1 = nn.LayerNorm(cfg.hidden, eps=1e-12)
+        self.ff_in = nn.Linear(cfg.hidden, cfg.intermediate)
+        self.ff_out = nn.Linear(cfg.intermediate, cfg.hidden)
+        self.ln2 = nn.LayerNorm(cfg.hidden, eps=1e-12)
+        self.drop = nn.Dropout(cfg.dropout)
+
+    def forward(self, x: torch.Tensor, bias: torch.Tensor | None) -> torch.Tensor:
+        batch, length, d = x.shape
+        q, k, v = self.qkv(x).view(batch, length, 3, self.heads, d // self.heads).permute(
+            2, 0, 3, 1, 4)
+        attn = F.scaled_dot_product_attention(q, k, v, attn_mask=bias)
+        x = self.ln1(x + self.drop(self.out(attn.transpose(1, 2).reshape(batch, length, d))))
+        out: torch.Tensor = self.ln2(x + self.drop(self.ff_out(F.gelu(self.ff_in(x)))))
+        return out
+
+
+def head(cfg: PairConfig, outputs: int) -> nn.Sequential:
+    """A two-layer head over the encoder's [CLS] state and token mean."""
+    return nn.Sequential(nn.Linear(2 * cfg.hidden, cfg.hidden), nn.GELU(),
+                         nn.Dropout(cfg.dropout), nn.Linear(cfg.hidden, outputs))
+
+
+class PairEncoder(nn.Module):
+    """MiniLM's first ``cfg.layers`` layers; subclasses add their heads.
+
+    ``word`` (the frozen word embeddings) is passed in, not a parameter: it comes from the
+    MiniLM package and is never saved with the fine-tuned weights.
+    """
+
+    word: torch.Tensor
+
+    def __init__(self, cfg: PairConfig, word: torch.Tensor) -> None:
+        super().__init__()
+        self.cfg = cfg
+        self.register_buffer("word", word, persistent=False)
+        self.position = nn.Parameter(torch.zeros(512, cfg.hidden))
+        self.token_type = nn.Parameter(torch.zeros(2, cfg.hidden))
+        self.emb_ln = nn.LayerNorm(cfg.hidden, eps=1e-12)
+        self.layers = nn.ModuleList(_Layer(cfg) for _ in range(cfg.layers))
+
+    def encode(self, ids: torch.Tensor, types: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+        """[CLS] state and mean of the real tokens, concatenated: (batch, 2 * hidden)."""
+        length = ids.shape[1]
+        x = self.word[ids] + self.position[:length] + self.token_type[types]
+        x = self.emb_ln(x)
+        bias = None
+        if not bool(mask.all()):
+            bias = (1.0 - mask[:, None, None, :].to(x.dtype)) * torch.finfo(x.dtype).min
+        for layer in self.layers:
+            x = layer(x, bias)
+        m = mask.unsqueeze(-1).to(x.dtype)
+        mean = (x * m).sum(1) / m.sum(1).clamp(min=1.0)
+        return torch.cat([x[:, 0], mean], dim=-1)
+
+
+E = TypeVar("E", bound=PairEncoder)
+
+
+def minilm_init(cls: type[E], cfg: PairConfig) -> tuple[E, Any]:
+    """A ``cls`` whose encoder starts as MiniLM's own first layers, and MiniLM's tokenizer."""
+    from safetensors.torch import load_file
+    from tokenizers import Tokenizer
+
+    path = model_dir()
+    w = {k.removeprefix("bert."): v for k, v in load_file(str(path / "model.safetensors")).items()}
+    model = cls(cfg, w["embeddings.word_embeddings.weight"])
+    with torch.no_grad():
+        model.position.copy_(w["embeddings.position_embeddings.weight"])
+        model.token_type.copy_(w["embeddings.token_type_embeddings.weight"])
+        model.emb_ln.weight.copy_(w["embeddings.LayerNorm.weight"])
+        model.emb_ln.bias.copy_(w["embeddings.LayerNorm.bias"])
+        for i, layer in enumerate(model.layers):
+            assert isinstance(layer, _Layer)
+            p = f"encoder.layer.{i}."
+            a = p + "attention.self."
+            layer.qkv.weight.copy_(torch.cat([w[f"{a}{n}.weight"] for n in ("query", "key",
+                                                                               "value")]))
+            layer.qkv.bias.copy_(torch.cat([w[f"{a}{n}.bias"] for n in ("query", "key",
+                                                                           "value")]))
+            layer.out.weight.copy_(w[p + "attention.output.dense.weight"])
+            layer.out.bias.copy_(w[p + "attention.output.dense.bias"])
+            layer.ln1.weight.copy_(w[p + "attention.output.LayerNorm.weight"])
+            layer.ln1.bias.copy_(w[p + "attention.output.LayerNorm.bias"])
+            layer.ff_in.weight.copy_(w[p + "intermediate.dense.weight"])
+            layer.ff_in.bias.copy_(w[p + "intermediate.dense.bias"])
+            layer.ff_out.weight.copy_(w[p + "output.dense.weight"])
+            layer.ff_out.bias.copy_(w[p + "output.dense.bias"])
+            layer.ln2.weight.copy_(w[p + "output.LayerNorm.weight"])
+            layer.ln2.bias.copy_(w[p + "output.LayerNorm.bias"])
+    return model, pair_tokenizer(Tokenizer.from_file(str(path / "tokenizer.json")))
+
+
+def pair_tokenizer(tokenizer: Any) -> Any:
+    tokenizer.enable_truncation(max_length=MAX_PAIR_TOKENS, strategy="longest_first")
+    tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
+    return tokenizer
+
+
+def tokenize_texts(tokenizer: Any, texts: Sequence[str]) -> tuple[torch.Tensor, torch.Tensor]:
+    encodings = tokenizer.encode_batch(list(texts))
+    ids = torch.tensor([e.ids for e in encodings], dtype=torch.long)
+    mask = torch.tensor([e.attention_mask for e in encodings], dtype=torch.long)
+    return ids, mask
+
+
+def tokenize_pairs(tokenizer: Any, firsts: Sequence[str], seconds: Sequence[str]
+                   ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    encodings = tokenizer.encode_batch(list(zip(firsts, seconds, strict=True)))
+    ids = torch.tensor([e.ids for e in encodings], dtype=torch.long)
+    types = torch.tensor([e.type_ids for e in encodings], dtype=torch.long)
+    mask = torch.tensor([e.attention_mask for e in encodings], dtype=torch.long)
+    return ids, types, mask
+
+
+# --- shipped weights ---------------------------------------------------------------------------
+
+
+def shipped_path(name: str) -> Path:
+    return Path(str(resources.files("stateledger").joinpath(f"data/{name}")))
+
+
+def save_encoder(model: PairEncoder, path: Path, fmt: int, extra: Mapping[str, Any]) -> None:
+    """The fine-tuned weights in float16 (the frozen word embeddings are not saved)."""
+    state = {k: v.detach().to(torch.float16) for k, v in model.state_dict().items()}
+    blob = {"format": fmt, "config": json.dumps(asdict(model.cfg)), "state": state,
+            "info": json.dumps(dict(extra))}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    torch.save(blob, path)
+
+
+def load_encoder(cls: type[E], path: Path, fmt: int, what: str, train: str) -> tuple[E, Any]:
+    """A ``cls`` with the weights saved at ``path``, and its tokenizer; ModelError names the
+    file when it is missing, damaged, of another format or of other weights."""
+    if not path.exists():
+        raise ModelError(f"no {what} at {path}; run `stateledger train {train}`")
+    threads.configure(torch)  # outside the try: a bad override is not a damaged file
+    try:
+        blob = torch.load(path, map_location="cpu", weights_only=True)
+    except Exception as exc:  # torch raises several types for a damaged file
+        raise ModelError(f"cannot read {what} {path}: {exc}") from exc
+    if not isinstance(blob, dict) or blob.get("format") != fmt:
+        found = blob.get("format") if isinstance(blob, dict) else None
+        raise ModelError(f"{path}: format {found!r}, expected {fmt}")
+    cfg = PairConfig(**json.loads(blob["config"]))
+    model, tokenizer = minilm_init(cls, cfg)
+    state = {k: v.float() for k, v in blob["state"].items()}
+    missing, unexpected = model.load_state_dict(state, strict=False)
+    if missing or unexpected:
+        raise ModelError(f"{path}: weights do not match (missing {missing[:3]}, "
+                         f"unexpected {unexpected[:3]})")
+    return model, tokenizer
+
+
+# --- inference ---------------------------------------------------------------------------------
+
+
+BF16_ENV = "STATELEDGER_BF16"  # "1" / "0" forces bfloat16 inference on or off
+
+
+def bf16_pays_off() -> bool:
+    """Whether this CPU runs bfloat16 matrix products natively (AVX-512 BF16 or AMX).
+
+    There a forward runs about 1.7x faster under bfloat16 autocast, with probabilities
+    within 0.003 of float32; elsewhere bfloat16 is emulated and slower. Read from the CPU
+    flags Linux reports (no flags, no bfloat16); ``$STATELEDGER_BF16`` = 1 or 0 overrides
+    it."""
+    forced = os.environ.get(BF16_ENV)
+    if forced in ("0", "1"):
+        return forced == "1"
+    try:
+        flags = Path("/proc/cpuinfo").read_text(errors="replace")
+    except OSError:
+        return False
+    return re.search(r"\b(?:avx512_bf16|amx_bf16)\b", flags) is not None
+
+
+class Inference:
+    """Thread-safe inference over one encoder: torch inference mode, and bfloat16 autocast
+    where the CPU runs it natively (``bf16_pays_off``)."""
+
+    def __init__(self, bf16: bool | None = None) -> None:
+        self.bf16 = bf16_pays_off() if bf16 is None else bf16
+        self._lock = threading.Lock()
+
+    @contextmanager
+    def __call__(self) -> Iterator[None]:
+        with self._lock, torch.inference_mode(), torch.autocast(
+                "cpu", torch.bfloat16, enabled=self.bf16):
+            yield

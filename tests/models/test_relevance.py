@@ -1,0 +1,71 @@
+"""The answer step's reranker: the shipped weights rank what a question asks above what
+merely shares its words, a file that is not one is a typed error naming it, and training
+writes weights that load back (a tiny run on generated pairs)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import torch
+
+from stateledger.core.question import without_times
+from stateledger.errors import ModelError
+from stateledger.models.relevance import (
+    FORMAT_VERSION,
+    RelevanceModel,
+    shared_relevance_model,
+)
+from stateledger.models.relevance_training import RelevanceTrainConfig, train_relevance_model
+from stateledger.synth.statements import question_pairs, split_vocabulary
+from stateledger.synth.vocab import vocabulary
+
+
+@pytest.mark.parametrize(("question", "answer", "other"), [
+    ("What do I do for a living?", "I teach chemistry at a secondary school in Leeds.",
+     "I live in Leeds with two flatmates."),
+    ("How do I feel about jazz these days?", "Honestly I've come to love jazz.",
+     "I play the trumpet in a brass band."),
+    ("Which city does my sister live in?", "My sister Ana moved to Porto last year.",
+     "I live in Lisbon."),
+    ("What is my monthly budget for groceries?", "My grocery budget is 400 a month.",
+     "I spent 430 on groceries in May, 30 over my budget."),
+    # The answer step asks without the question's times (``core.question.without_times``).
+    ("What was my weight in March?", "I weigh 81 kilos now.", "I run 20 km a week."),
+])
+def test_the_shipped_reranker_prefers_the_record_that_states_it(question: str, answer: str,
+                                                                other: str) -> None:
+    asked = without_times(question)
+    got, miss = shared_relevance_model().relevance(asked, [answer, other])
+    assert got > 0.5 > miss or (got > miss + 0.3), (question, got, miss)
+
+
+def test_a_question_about_something_never_stated_finds_nothing_relevant() -> None:
+    scores = shared_relevance_model().relevance(
+        "What is my blood type?", ["I live in Oslo.", "I play the cello in an orchestra."])
+    assert max(scores) < 0.5
+
+
+def test_a_missing_or_foreign_file_is_a_model_error_that_names_it(tmp_path: Path) -> None:
+    with pytest.raises(ModelError, match="no relevance model at .*nothing.pt"):
+        RelevanceModel.load(tmp_path / "nothing.pt")
+    junk = tmp_path / "junk.pt"
+    junk.write_bytes(b"not a checkpoint")
+    with pytest.raises(ModelError, match="cannot read relevance model"):
+        RelevanceModel.load(junk)
+    other = tmp_path / "other.pt"
+    torch.save({"format": FORMAT_VERSION + 99, "config": "{}", "state": {}}, other)
+    with pytest.raises(ModelError, match="format"):
+        RelevanceModel.load(other)
+
+
+def test_a_short_training_run_writes_weights_that_load_and_score(tmp_path: Path) -> None:
+    splits = split_vocabulary(vocabulary(), 0)
+    train = question_pairs(splits["train"], 96, 0)
+    val = {"generated": question_pairs(splits["val"], 32, 0)}
+    out = tmp_path / "relevance_model.pt"
+    report = train_relevance_model(train, val, RelevanceTrainConfig(layers=1, batch=16,
+                                                                    threads=1), out)
+    assert out.exists() and report["history"][0]["generated"]["n"] == 32
+    scores = RelevanceModel.load(out).relevance("where do I live?", ["I live in Oslo", "hi"])
+    assert scores.shape == (2,) and all(0.0 <= s <= 1.0 for s in scores)
