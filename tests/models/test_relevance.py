@@ -47,7 +47,7 @@ def test_a_question_about_something_never_stated_finds_nothing_relevant() -> Non
 
 
 def test_a_missing_or_foreign_file_is_a_model_error_that_names_it(tmp_path: Path) -> None:
-    with pytest.raises(ModelError, match="no relevance model at .*nothing.pt"):
+    with pytest.raises(ModelError, match=r"no relevance model at .*nothing\.pt"):
         RelevanceModel.load(tmp_path / "nothing.pt")
     junk = tmp_path / "junk.pt"
     junk.write_bytes(b"not a checkpoint")
