@@ -200,6 +200,30 @@ def test_the_chain_of_a_relevant_state_counts_whoever_its_text_names() -> None:
                         subject="brother", relevance=[0.9, 0.1]).used == ()
 
 
+def test_the_chain_goes_past_the_anchors_neighbours_only_through_relevant_states() -> None:
+    # The write path chained two other meetings onto the call with the accountant: the
+    # first one next to the anchor still counts (a correction is scored low, too), but the
+    # walk does not go on through it to a meeting two links away.
+    def linked(rid: str, day: int, text: str, prev: str | None, nxt: str | None) -> Record:
+        links = tuple(Link(rid, d, t) for d, t in ((prev, LinkType.SUPERSEDES),
+                                                     (nxt, LinkType.SUPERSEDED_BY)) if d)
+        return rec(rid, text, day=day, status=Status.SUPERSEDED if nxt else Status.ACTIVE,
+                   valid_to=T0 + timedelta(days=day + 1) if nxt else None, links=links)
+
+    call = linked("a", 0, "The accountant call is on 3 March at 2pm", None, "b")
+    moved = linked("b", 1, "The accountant call moved to 5 March at 4pm", "a", "c")
+    dentist = linked("c", 2, "I booked the dentist for 10 March", "b", "d")
+    gym = linked("d", 3, "My gym induction is on 12 March", "c", None)
+    pool = ev(call, moved, dentist, gym)
+    found = resolve_open("When is my call with the accountant?", View.CURRENT, pool,
+                         relevance=[0.95, 0.9, 0.1, 0.05])
+    assert "d" not in {e.record.id for e in found.used}
+    # With every state relevant, the chain is whole and its live end answers.
+    whole = resolve_open("When is my call with the accountant?", View.CURRENT, pool,
+                         relevance=[0.95, 0.9, 0.8, 0.8])
+    assert [e.record.id for e in whole.used] == ["d"]
+
+
 def test_a_set_question_lists_the_values_filed_beside_the_best_one() -> None:
     cello = rec("c", "I play the cello", links=(Link("c", "b", LinkType.HAS_EXCEPTION),))
     banjo = rec("b", "On weekends I also play the banjo", day=1,

@@ -58,7 +58,7 @@ from stateledger.core.question import (
 from stateledger.errors import InvalidInputError
 
 NOT_IN_MEMORY = "not in memory"
-RELEVANT = 0.5  # least relevance score for evidence to answer a question
+RELEVANT = 0.25  # least relevance score for evidence to answer a question
 RELEVANCE_MARGIN = 0.1  # states this close to the best score compete by time
 RANK_MARGIN = 0.1  # ... the same, on the answer order (``core.evidence_rank``) when given
 SET_MAX = 5  # records a question about several things is answered from
@@ -161,19 +161,20 @@ _STATE_LINKS = (LinkType.SUPERSEDES, LinkType.SUPERSEDED_BY, *EVOLUTION_LINKS,
                 LinkType.VERIFIES, LinkType.VERIFIED_BY)
 
 
-def _chain_ids(top: Evidence, evidence: Sequence[Evidence]) -> set[str]:
+def _chain_ids(top: Evidence, evidence: Sequence[Evidence],
+               through: Callable[[Evidence], bool] | None = None) -> set[str]:
     """Ids of the packet records joined to ``top`` by supersede/evolve links (transitively,
     also through a live record in between): the write path made those links between
-    states of one variable, whatever slot a rule read off each text."""
-    rec = top.record
-    by_id = {e.record.id: e.record for e in evidence}
-    seen = {rec.id}
-    frontier = [rec]
+    states of one variable, whatever slot a rule read off each text. With ``through``, the
+    walk goes on past ``top``'s own neighbours only from records it accepts."""
+    by_id = {e.record.id: e for e in evidence}
+    seen = {top.record.id}
+    frontier = [top]
     while frontier:
-        nxt = [by_id[d] for r in frontier for d in r.linked(*_STATE_LINKS)
+        nxt = [by_id[d] for e in frontier for d in e.record.linked(*_STATE_LINKS)
                if d in by_id and d not in seen]
-        seen |= {r.id for r in nxt}
-        frontier = nxt
+        seen |= {e.record.id for e in nxt}
+        frontier = [e for e in nxt if through is None or through(e)]
     return seen
 
 
@@ -323,11 +324,14 @@ def _focus(kept: Sequence[Evidence], evidence: Sequence[Evidence], relevance: Se
     order = score if rank is None else {id(ev): rank[i] for i, ev in enumerate(evidence)}
     anchor = max(kept, key=lambda ev: order[id(ev)])
     top = score[id(anchor)]
-    chain = _chain_ids(anchor, evidence)
     # The anchor's chain is one variable of one person by construction (the write path
     # linked its states), so its states count whoever a rule reads off each one's text:
     # "Callum just moved to Bristol" is the brother's new city, "oops, I mean Boulder" the
-    # wedding's place, though neither names whom the question asks about.
+    # wedding's place, though neither names whom the question asks about. Past the anchor's
+    # own neighbours the chain goes on only through states that are relevant themselves: a
+    # link the write path got wrong (a meeting with one person "updated" by a meeting with
+    # another) must not carry the answer two hops away to a fact nobody asked about.
+    chain = _chain_ids(anchor, evidence, lambda ev: score[id(ev)] >= RELEVANT)
     linked = [ev for ev in evidence if ev.record.id in chain and ev is not anchor]
     # Beside the chain, only evidence scored about as well as the anchor may be a state of
     # its variable: a fact that merely shares the topic scores lower. Without a relation
