@@ -201,9 +201,10 @@ def test_the_chain_of_a_relevant_state_counts_whoever_its_text_names() -> None:
 
 
 def test_the_chain_goes_past_the_anchors_neighbours_only_through_relevant_states() -> None:
-    # The write path chained two other meetings onto the call with the accountant: the
-    # first one next to the anchor still counts (a correction is scored low, too), but the
-    # walk does not go on through it to a meeting two links away.
+    # The write path wrongly chained two other appointments onto the call with the
+    # accountant. The walk takes the anchor's neighbours and goes on only from relevant
+    # ones: it reaches the dentist (next to the relevant "moved" state) but not through the
+    # dentist to the gym induction, so the live gym record cannot answer for the call.
     def linked(rid: str, day: int, text: str, prev: str | None, nxt: str | None) -> Record:
         links = tuple(Link(rid, d, t) for d, t in ((prev, LinkType.SUPERSEDES),
                                                      (nxt, LinkType.SUPERSEDED_BY)) if d)
