@@ -37,9 +37,17 @@ def test_list_items_and_lines_are_separate_statements() -> None:
 def test_two_facts_joined_by_a_conjunction_are_two_statements() -> None:
     assert texts("I work at Google and my wife works at Stripe.") == [
         "I work at Google", "my wife works at Stripe."]
-    for whole in ("I live in Austin, but I work in Dallas",  # short: one statement
-                  "I live in Portland with my dog Rex and my two cats.",  # no second clause
-                  "My sister and I moved to Austin last year and we love it."):
+    # Short sentences too: a later update of one fact must not retire the other with it.
+    assert texts("I live in Austin, but I work in Dallas") == [
+        "I live in Austin", "I work in Dallas"]
+    assert texts("The shop's site runs on Shopify and we ship with Royal Mail.") == [
+        "The shop's site runs on Shopify", "we ship with Royal Mail."]
+    assert texts("Status: the app is on React 18, the worker runs on Celery") == [
+        "Status: the app is on React 18", "the worker runs on Celery"]
+    for whole in ("I live in Portland with my dog Rex and my two cats.",  # no second clause
+                  "My sister and I moved to Austin last year and we love it.",
+                  # a comma before "I"/"we" often carries on the clause before it
+                  "The guest list keeps growing, we're expecting 95 people now."):
         assert texts(whole) == [whole]
 
 

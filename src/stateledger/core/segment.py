@@ -30,8 +30,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-LONG_SENTENCE_WORDS = 9
+LONG_SENTENCE_WORDS = 7  # head + tail at their shortest: 3 + 5 words
 MIN_CLAUSE_WORDS = 5  # the piece after a joint: "and my two cats" is no clause
+MIN_PRONOUN_CLAUSE_WORDS = 4  # ... unless it opens with a personal pronoun and its verb
 MIN_HEAD_WORDS = 3  # the piece before it: "I work at Google"
 MAX_STATEMENT_CHARS = 1_200
 
@@ -66,8 +67,9 @@ _CLAUSE_JOINT = re.compile(
     # A comma splice: a new subject with its verb after a comma ("we moved the API to
     # Fly.io, the monthly budget is now $4,000"); and a request tacked on ("..., and can
     # you help me with ...").
-    r"|,\s+(?=(?:the|my|our|his|her|their|its)\s+(?:[\w-]+\s+){0,3}(?:is|are|was|were|has|"
-    r"have|had)\s+\w)|,?\s+(?=and\s+(?:can|could|would|will)\s+you\b)",
+    r"|,\s+(?=(?:the|my|our|his|her|their|its)\s+(?:[\w.-]+\s+){0,3}(?:is|are|was|were|has|"
+    r"have|had|[a-z]{2,}s)\s+\w)"
+    r"|,?\s+(?=and\s+(?:can|could|would|will)\s+you\b)",
     re.I,
 )
 
@@ -129,17 +131,31 @@ def _clauses(piece: Piece) -> list[Piece]:
     text = piece.text
     for m in _CLAUSE_JOINT.finditer(text):
         head, tail = text[start : m.start()], text[m.end() :]
-        if _AND_SUBJECT.match(tail) and not _VERBISH.search(head):
-            continue
+        if _AND_SUBJECT.match(tail) and not _VERBISH.search(head) and _words(head) < 5:
+            continue  # a subject of a few words, no verb before the "and I"
         if _ELIDED.match(tail) and not _FIRST_PERSON_HEAD.match(head):
             # An elided subject is only safe to drop when it is the speaker: "Our cat Biscuit
             # is fourteen and still rules the house" is one fact about the cat.
             continue
-        if _words(head) >= MIN_HEAD_WORDS and _words(tail) >= MIN_CLAUSE_WORDS:
+        if _words(head) >= MIN_HEAD_WORDS and _words(tail) >= _least_tail(tail):
             out.append(Piece(head, piece.start + start, piece.start + m.start()))
             start = m.end()
     out.append(Piece(text[start:], piece.start + start, piece.end))
     return out
+
+
+_PRONOUN_CLAUSE = re.compile(r"(?:(?:and|but|so|plus)\s+)?(?:i|we|he|she|they)(?:'\w+)?\s+\w",
+                             re.I)
+
+
+def _least_tail(tail: str) -> int:
+    """Words the piece after a joint needs: a personal pronoun with its verb is a clause
+    in four ("we deploy with Ansible", "we're at 80% coverage"; "I love it" stays joined),
+    other openings need ``MIN_CLAUSE_WORDS`` ("and my two cats" is no clause)."""
+    if _PRONOUN_CLAUSE.match(tail):
+        lead = 1 if _LEADING_JOINT.match(tail) else 0
+        return MIN_PRONOUN_CLAUSE_WORDS + lead
+    return MIN_CLAUSE_WORDS
 
 
 def _bounded(piece: Piece) -> list[Piece]:
