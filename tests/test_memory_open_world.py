@@ -247,3 +247,29 @@ def test_a_number_stated_in_passing_is_kept_and_its_correction_revises_it(mem: M
     assert acts == [Action.APPEND, Action.REVISE]
     answers(mem, "How many minutes is Alice's commute now?", "50", absent=["35 minutes"])
     answers(mem, "How long was Alice's commute before?", "35")
+
+
+def test_a_person_named_again_by_a_pronoun_gets_the_update(mem: Memory) -> None:
+    # "she" names nobody: the update finds the other person's record it revises, and the
+    # new state is theirs, so a question naming them finds it (the user's age stays).
+    acts = say(mem, (at(1), "I'm 41 years old."), (at(1, 2), "My aunt is 77."),
+               (at(5), "Oops, wrong number before: she is 79, not 77."))
+    assert acts == [Action.APPEND, Action.APPEND, Action.REVISE]
+    answers(mem, "How old is my aunt?", "79")
+    answers(mem, "How old am I?", "41")
+    aunt = [r for r in mem.records("alice") if "79" in r.text]
+    assert aunt and aunt[0].subject == "aunt"
+
+
+def test_money_in_pounds_is_not_a_body_weight(mem: Memory) -> None:
+    acts = say(mem, (at(1), "My council tax is 1,800 pounds a year."),
+               (at(4), "The council put my council tax up to 1,950 pounds."))
+    assert acts == [Action.APPEND, Action.REVISE]
+    answers(mem, "How much council tax do I pay?", "1,950")
+
+
+def test_two_facts_in_one_short_sentence_change_one_at_a_time(mem: Memory) -> None:
+    say(mem, (at(1), "The site runs on WordPress and we host it with Kinsta."),
+        (at(3), "We moved the site off WordPress onto Ghost."))
+    answers(mem, "What does the site run on?", "Ghost", absent=["WordPress and"])
+    answers(mem, "Who hosts the site?", "Kinsta")

@@ -56,7 +56,7 @@ from stateledger.core.question import (
 )
 from stateledger.core.scope import Scope
 from stateledger.core.segment import Piece, split_statements
-from stateledger.core.statement import analyse_statement, statement_record
+from stateledger.core.statement import analyse_statement, owned_by_target, statement_record
 from stateledger.core.validate import TimeInput
 from stateledger.errors import (
     AmbiguousIdError,
@@ -278,6 +278,7 @@ class Memory:
         """Each statement's diff and transaction, in order; nothing is written."""
         uid, when, src, who = msg.user_id, msg.at, msg.source, msg.speaker
         overlay: dict[str, Record] = {}  # records this message wrote or changed so far
+        written: set[str] = set()  # ... of which these are new
         changes: list[tuple[Diff, Transaction]] = []
         for i, (piece, vector) in enumerate(zip(pieces, vectors, strict=True)):
             # Statements of one message keep their order in time (a microsecond apart), so a
@@ -285,16 +286,20 @@ class Memory:
             statement = replace(
                 self.analyse(piece.text, uid, when + timedelta(microseconds=i), src, who),
                 embedding=vector)
-            candidates = self._candidates(uid, statement, vector, overlay)
+            candidates = [replace(c, same_message=c.record.id in written) for c in
+                          self._candidates(uid, statement, vector, overlay)]
             state = {c.record.id: c.record for c in candidates}
             decision = self._confirm_against_live(
                 decide_one_live(self.policy, statement, candidates), state, overlay)
-            record = statement_record(statement, record_id=uuid.uuid4().hex, user_id=uid,
+            target = state.get(decision.target_id) if decision.target_id else None
+            record = statement_record(owned_by_target(statement, target),
+                                      record_id=uuid.uuid4().hex, user_id=uid,
                                       recorded_at=datetime.now(UTC), provenance=msg.provenance,
                                       embedding=vector, agent_id=msg.agent_id,
                                       run_id=msg.run_id, metadata=msg.metadata)
             diff, tx = self._plan(decision, record, state, policy=self.policy.name)
             changes.append((diff, tx))
+            written |= {r.id for r in diff.inserts}
             touched = {r.id for r in diff.inserts} | {u.record_id for u in diff.updates}
             touched |= {lk.src for lk in diff.links} | {lk.dst for lk in diff.links}
             after = apply_diff(state, diff)

@@ -62,9 +62,21 @@ def cand(rec: Record, relation: str, p: float = 0.9, sim: float = 0.6) -> Candid
 DB = record("db", "our project uses PostgreSQL")
 
 
+def test_a_remark_the_stance_drops_is_a_fact_when_it_surely_changes_a_live_state() -> None:
+    # The stance head has not seen the wording; the relation model is sure it is an update.
+    remark = statement("Got the build down to four minutes.")
+    decided = decide_open_world(remark, Stance(fact=0.05), [cand(DB, "update", p=0.97)])
+    assert decided.action is Action.REVISE and decided.target_id == "db"
+    # Unsure of the change, or asked as a question: no state content.
+    assert decide_open_world(remark, Stance(fact=0.05), [cand(DB, "update", p=0.8)]
+                             ).action is Action.NOOP
+    assert decide_open_world(remark, Stance(fact=0.05, question=0.9),
+                             [cand(DB, "update", p=0.97)]).action is Action.NOOP
+
+
 def test_no_fact_and_questions_are_noops() -> None:
     assert decide_open_world(statement("tell me a joke about lawyers"), Stance(fact=0.1),
-                             [cand(DB, "update")]).action is Action.NOOP
+                             [cand(DB, "update", p=0.6)]).action is Action.NOOP
     asked = decide_open_world(statement("which database do we use?", question=True),
                               Stance(fact=0.05, question=0.97), [cand(DB, "same")])
     assert asked.action is Action.NOOP and "question" in asked.reason

@@ -48,6 +48,12 @@ _OTHER_SUBJECT = re.compile(
     r"became|quit|left|broke|married|dating|drives|loves|likes|sleeps|weighs|earns|"
     r"takes|took|studies|graduated)\b"
 )
+# A statement about someone the conversation already named, by a pronoun ("She is 89 now",
+# "typo earlier: she is 89"): someone other than the user, but not said who.
+PRONOUN_SUBJECTS = frozenset({"he", "she"})
+_PRONOUN_SUBJECT = re.compile(
+    r"^\s*(?:[^.!?:,\n]{0,30}[:,]\s+|(?:so|well|oh|hey|yeah|btw|anyway|also|and|but|now|ok|okay)"
+    r"[,!.:]?\s+)*(?P<pronoun>he|she)(?:'s\b|\s)", re.I)
 _REPORTED = re.compile(
     r"\b(?P<who>(?:[Mm]y\s+" + ROLE_WORDS + r")|(?-i:" + NAME_WORD + r")|someone|somebody|"
     r"people|they|he|"
@@ -380,6 +386,9 @@ def analyse(text: str, *, speaker: str | None = None, user_name: str | None = No
             first_person = True
     elif speaker and not reported:
         subject = speaker.lower()
+    elif not reported and (pro := _PRONOUN_SUBJECT.match(body)) is not None:
+        subject = pro.group("pronoun").lower()
+        first_person = False
     primary = next((m for m in found if not m.negated), found[0] if found else None)
     is_question = _is_question(body, found)
     chitchat = not found and (bool(_CHITCHAT.match(body)) or len(re.findall(r"\w+", body)) <= 2)

@@ -62,6 +62,8 @@ class Candidate:
     # Probabilities over core.open_world.RELATIONS (unrelated, same, update, end, coexist)
     # of how the statement relates to this record, when a relation model ran.
     relation: tuple[float, ...] | None = None
+    # Written by an earlier statement of the message being decided (not committed yet).
+    same_message: bool = False
 
 
 @runtime_checkable

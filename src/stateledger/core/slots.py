@@ -265,7 +265,10 @@ SLOT_PATTERNS: tuple[SlotPattern, ...] = (
     _p("houseplants", r"\b" + _NUM + r"\s+(?:house\s*plants|plants)\b"),
     _p("steps", r"\b" + _NUM + r"\s+steps\b", unit="steps"),
     _p("books_per_year", r"\b" + _NUM + r"\s+books?\s+(?:a|per|each|every)\s+year\b", unit="books"),
-    _p("weight", r"\b(?:weigh|weighing|weight is|down to|up to)\s+(?:about\s+|around\s+)?" + _NUM + r"\s*(?:kg|kilos?|lbs?|pounds)\b", unit="kg"),  # noqa: E501
+    # "pounds" is money as often as weight: after a bare "up to" / "down to" ("put my rent up
+    # to 1,250 pounds") only a weight unit says weight.
+    _p("weight", r"\b(?:weigh|weighing|weight is)\s+(?:about\s+|around\s+)?" + _NUM + r"\s*(?:kg|kilos?|lbs?|pounds)\b", unit="kg"),  # noqa: E501
+    _p("weight", r"\b(?:down to|up to)\s+(?:about\s+|around\s+)?" + _NUM + r"\s*(?:kg|kilos?|lbs?)\b", unit="kg"),  # noqa: E501
     _p("salary", r"\b(?:salary is|salary of|earn|earning|make|making)\s+(?:about\s+|around\s+)?[$€£]?\s?" + _NUM + r"\s*(?:k|K|thousand|grand)\b(?:\s+(?:a|per)\s+year)?", unit="k"),  # noqa: E501
     _p("age", r"\bi(?:'m| am| just turned| turned)\s+" + _NUM + r"(?:\s+years?\s+old)?\b(?!\s*(?:minutes|hours|kg|miles|km|%|percent|am|pm|cups|steps|books))", unit="years"),  # noqa: E501
     # location: neighbourhood before city

@@ -6,12 +6,14 @@ exactly the inputs it gets in production (same cues, same candidate record), wit
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
 from stateledger.core import quantity
-from stateledger.core.cues import analyse, in_first_person
+from stateledger.core.cues import PRONOUN_SUBJECTS, analyse, in_first_person
 from stateledger.core.model import Ledger, Record, Source, Status
 from stateledger.core.policy import Statement, reliability
 
@@ -50,6 +52,23 @@ def analyse_statement(
         quantity=quantity.parse(text),
         first_person_text=in_first_person(text, user_id) if cues.subject == "user" else None,
     )
+
+
+_SPEAKER_SELF = re.compile(r"\b(?:I|I'm|I've|I'd|I'll|me)\b")
+
+
+def owned_by_target(st: Statement, target: Record | None) -> Statement:
+    """``st`` with the subject of the record it updates, when the statement names its person
+    only loosely: by a pronoun ("typo earlier: she is 89" after "My grandmother is 84"), or
+    by a name the rules did not read as its subject ("Omar retrained, he's a firefighter
+    now" is about Omar, whose record it revises). Questions about that person then find
+    the new state. A statement in the user's own voice keeps its subject."""
+    if target is None or target.subject == st.subject or target.subject == "user":
+        return st
+    loose = st.subject in PRONOUN_SUBJECTS or (
+        st.subject == "user" and not _SPEAKER_SELF.search(st.text)
+        and re.search(rf"\b{re.escape(target.subject)}\b", st.text, re.I) is not None)
+    return replace(st, subject=target.subject) if loose else st
 
 
 def statement_record(
