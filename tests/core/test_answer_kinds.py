@@ -280,3 +280,30 @@ def test_a_change_in_progress_is_told_in_the_progressive() -> None:
     # Done changes, however they are worded, are no transition.
     assert not analyse("We moved from AWS to GCP.").transition
     assert not analyse("We switched the team over from Jira to Linear.").transition
+
+
+def test_a_past_question_about_a_named_period_answers_the_state_that_held_then() -> None:
+    # Porto from 1 Jan, Lisbon from 20 Feb, Madrid from 1 Apr (2024): a month without a year
+    # is read against the memory's present (the newest state), and the state that held for
+    # most of the period answers, whatever is live now.
+    def state(rid: str, day: int, text: str, until: int | None) -> Record:
+        return rec(rid, text, day=day, status=Status.SUPERSEDED if until else Status.ACTIVE,
+                   valid_to=T0 + timedelta(days=until) if until else None)
+
+    porto = state("p", 0, "I live in Porto", 50)
+    lisbon = state("l", 50, "I moved to Lisbon", 91)
+    madrid = state("m", 91, "I moved to Madrid", None)
+    pool = ev(madrid, lisbon, porto)
+    relevant = [0.9, 0.9, 0.9]
+
+    def answer(question: str) -> str:
+        found = resolve_open(question, View.HISTORICAL, pool, relevance=relevant)
+        return found.used[0].record.id
+
+    assert answer("Where did I live in January?") == "p"
+    assert answer("Where did I live in February 2024?") == "p"  # 19 days Porto, 10 Lisbon
+    assert answer("Where was I living in March?") == "l"
+    # No period named, or a present-tense question: the time order of the view decides.
+    assert answer("Where did I live before?") == "l"
+    current = resolve_open("Where do I live in April?", View.CURRENT, pool, relevance=relevant)
+    assert current.used[0].record.id == "m"

@@ -41,7 +41,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 
 from stateledger.core.labels import EVOLUTION_LINKS, check_at
 from stateledger.core.model import Evidence, Label, LinkType, Status, View
@@ -55,6 +55,7 @@ from stateledger.core.question import (
     same_subject,
     states_kind,
 )
+from stateledger.core.timeexpr import find_times
 from stateledger.errors import InvalidInputError
 
 NOT_IN_MEMORY = "not in memory"
@@ -299,6 +300,12 @@ def resolve_open(
         kept = _focus(kept, evidence, relevance, same_variable, rank)
     if when:
         return _when(kept, at)
+    if not listing and relevance is not None:
+        during = _asked_period(question, evidence, at)
+        held = _held_during(kept, during) if during is not None else None
+        if held is not None and during is not None:
+            return Resolution(held.record.text, held.record.value, (held,),
+                              f"the state of the asked variable during {during[2]}")
     if listing:
         # "Every name I have given you" lists the states of one variable: its chain,
         # whatever relevance each state's own wording earned, and nothing that merely
@@ -350,6 +357,47 @@ def _focus(kept: Sequence[Evidence], evidence: Sequence[Evidence], relevance: Se
                 and order[id(ev)] >= best - RANK_MARGIN]
     beside = [ev for ev, same in zip(rest, same_variable(anchor, rest), strict=True) if same]
     return [anchor, *linked, *beside]
+
+
+# A question in the past tense: "how much did we owe in January?", "where was I living
+# in 2022?". A time phrase in a present-tense question ("what is due in March?") is no
+# as-of question.
+_PAST_TENSE = re.compile(r"\b(?:did|was|were|had|used to|back then)\b", re.I)
+
+
+def _asked_period(question: str, evidence: Sequence[Evidence], at: datetime | None
+                  ) -> tuple[datetime, datetime, str] | None:
+    """The period a past-tense question names ("in January", "in 2022", "last March"),
+    read against the question's time, else the newest state in the evidence (the
+    memory's present: "January" is the last January before it); None without one."""
+    if not _PAST_TENSE.search(question) or not evidence:
+        return None
+    present = at or max(ev.record.valid_from for ev in evidence)
+    times = find_times(question, present)
+    if not times:
+        return None
+    first = datetime.combine(times[0].first, datetime.min.time(), tzinfo=UTC)
+    last = datetime.combine(times[0].last + timedelta(days=1), datetime.min.time(), tzinfo=UTC)
+    if first > present:  # "in December" asked in June: last year's December
+        return None
+    return first, min(last, present + timedelta(microseconds=1)), times[0].value
+
+
+def _held_during(kept: Sequence[Evidence], period: tuple[datetime, datetime, str]
+                 ) -> Evidence | None:
+    """Of the states of the asked variable, the one that held for most of ``period``
+    (a move in November does not make the new city the answer for the year); None when
+    none held in it."""
+    start, end, _ = period
+    best: tuple[timedelta, Evidence] | None = None
+    for ev in kept:
+        r = ev.record
+        if r.status is Status.PENDING or r.status is Status.REJECTED:
+            continue
+        overlap = min(r.valid_to or end, end) - max(r.valid_from, start)
+        if overlap > timedelta(0) and (best is None or overlap > best[0]):
+            best = (overlap, ev)
+    return best[1] if best is not None else None
 
 
 def _time_ordered(question: str, view: View, kept: Sequence[Evidence], at: datetime | None
