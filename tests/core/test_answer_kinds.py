@@ -103,6 +103,10 @@ def test_when_and_list_questions() -> None:
     assert asks_all("What have been all of the names that I have given you?")
     assert asks_all("What is on my current shopping list?")
     assert not asks_all("What is my name?")
+    assert asks_all("List all my houseplants") and asks_all("Tell me all the cities I lived in")
+    # "all my ..." as the object of another verb asks for one thing about them.
+    assert not asks_all("When do I have to hand in all my expense reports?")
+    assert not asks_all("How much did I pay for all the tiles?")
 
 
 def test_counted_items() -> None:

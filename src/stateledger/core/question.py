@@ -46,9 +46,13 @@ _WHEN = re.compile(
     r"^\s*(?:so\s+|and\s+|remind me\s*,?\s*)?(?:when\s+(?:did|was|were|have|has|had|do|does)|"
     r"since\s+when|how\s+long\s+(?:have|has|had|ago)|what\s+(?:date|day|time)\s+did|"
     r"on\s+what\s+date)\b", re.I)
+# "All the/my ..." asks for a list where it is what the question asks for ("what are all
+# the names ...", "list all my pets"), not where it is the object of another verb ("by
+# what date must I complete all my onboarding modules?" asks for one date).
 _ALL = re.compile(
-    r"\b(?:all\s+(?:of\s+)?(?:the|my|our)|every(?:thing)?\s+(?:\w+\s+)?(?:i|we)\s+(?:have|had|"
-    r"gave|told|listed|mentioned)|list\s+(?:all|every|my|our|the)|which\s+\w+\s+(?:do|did|"
+    r"(?:^\s*|\b(?:what|which|are|were|been|is|was|list|name|tell\s+me|give\s+me|show\s+me|"
+    r"recall|remind\s+me\s+of)\s+)all\s+(?:of\s+)?(?:the|my|our)\b|"
+    r"\b(?:every(?:thing)?\s+(?:\w+\s+)?(?:i|we)\s+(?:have|had|gave|told|listed|mentioned)|list\s+(?:all|every|my|our|the)|which\s+\w+\s+(?:do|did|"
     r"have)\s+(?:i|we)\s+(?:ever\s+)?(?:have|had|own|speak|use|play|take|keep)|"
     r"what(?:'s| is| are)?\s+(?:on|in)\s+(?:my|our|the)\s+(?:current\s+)?\w*\s*(?:list|cart|"
     r"basket|queue|backlog)|all\s+(?:the\s+)?names)\b", re.I)
