@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 import pytest
 
-from stateledger import Action, Ledger, Memory, Status
+from stateledger import Action, Ledger, LinkType, Memory, Status
 
 DAY = "2024-{:02d}-{:02d}T10:00:00+00:00"
 
@@ -273,3 +273,17 @@ def test_two_facts_in_one_short_sentence_change_one_at_a_time(mem: Memory) -> No
         (at(3), "We moved the site off WordPress onto Ghost."))
     answers(mem, "What does the site run on?", "Ghost", absent=["WordPress and"])
     answers(mem, "Who hosts the site?", "Kinsta")
+
+
+def test_a_scoped_old_value_and_a_new_main_value_in_one_message(mem: Memory) -> None:
+    # "only ... around/during/over <time>" narrows the old value to an exception; the new
+    # main value beside it in the same message replaces the old main state.
+    say(mem, (at(1), "My go-to drink is black coffee, I have it every morning."))
+    tx = mem.add("Heads up: I only drink black coffee during exam weeks now, and I'm totally "
+                 "hooked on matcha lattes these days.", user_id="alice", at=at(4))
+    assert [p.action for p in tx.parts] == [Action.APPEND, Action.REVISE]
+    answers(mem, "What is my go-to drink now?", "matcha")
+    answers(mem, "What was my go-to drink before?", "black coffee")
+    scoped = [r for r in mem.records("alice") if "exam weeks" in r.text]
+    assert scoped and scoped[0].linked(LinkType.SCOPED_EXCEPTION)
+

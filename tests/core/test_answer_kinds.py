@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from stateledger.core import quantity
+from stateledger.core import cues, quantity
 from stateledger.core.belief import believed, parse_belief
 from stateledger.core.labels import label_for
 from stateledger.core.model import (
@@ -311,3 +311,13 @@ def test_a_past_question_about_a_named_period_answers_the_state_that_held_then()
     assert answer("Where did I live before?") == "l"
     current = resolve_open("Where do I live in April?", View.CURRENT, pool, relevance=relevant)
     assert current.used[0].record.id == "m"
+
+
+def test_a_value_narrowed_to_a_time_or_occasion_is_scoped() -> None:
+    for text in ("I only wear my contacts on Saturdays now", "we only eat out when guests visit",
+                 "I only go swimming during the summer now", "I only bake over the holidays"):
+        assert cues.analyse(text).scoped, text
+    # "only" that counts or names the one value is no scope.
+    for text in ("I only have one bike", "I only work at the bakery now",
+                 "the only language I speak is Welsh"):
+        assert not cues.analyse(text).scoped, text

@@ -97,8 +97,10 @@ _DONE_CHANGE = re.compile(
     r"rewrote|rebuilt|ported|converted)\b", re.I)
 _COEXIST = re.compile(r"\b(?:also|another|as well|too|in addition|second)\b", re.I)
 _SCOPED = re.compile(
-    r"\b(?:except|unless|only (?:on|when|at|for|if)|apart from|other than|but not|"
-    r"on (?:weekends|fridays|mondays|holidays|special occasions)|when i travel)\b",
+    r"\b(?:except|unless|only (?:on|when|at|for|if)|"
+    r"only\s+(?:\w+\s+){1,3}?(?:when|if|around|during|over|on\s+(?:weekends|\w+days))|"
+    r"apart from|other than|but not|(?:on|around|over|during) (?:the )?(?:weekends|fridays|"
+    r"mondays|holidays|special occasions)|when i travel)\b",
     re.I,
 )
 _CONFIRM = re.compile(

@@ -93,8 +93,6 @@ class Thresholds:
     # what a question is about (the relevance step passes it over).
     fact: float = 0.25
     reject_rho: float = -0.15  # a conflict from a source this much less reliable is rejected
-    # p(update) + p(end) to a live record that makes a remark the stance head dropped a fact
-    change_sure: float = 0.9
 
 
 def may_share_state(st: Statement, record: Record) -> bool:
@@ -209,26 +207,16 @@ def _read(st: Statement, c: Candidate) -> Candidate:
     return replace(c, relation=checked_relation(st, c))
 
 
-def _changes_a_state(st: Statement, stance: Stance, candidates: Sequence[Candidate],
-                     t: Thresholds) -> bool:
-    """A short remark the stance head takes for chit-chat ("Got my screen time down to two
-    hours a day", "I actually love running now") is still a fact when the relation model is
-    sure it changes a live state of the person's: chatter relates to no record, so two
-    learned judgements disagree only where the stance head has not seen the wording. A
-    question never counts."""
-    if stance.question >= t.stance:
-        return False
-    return any(c.relation is not None and c.record.status in LIVE and may_share_state(st, c.record)
-               and c.relation[UPDATE] + c.relation[END] >= t.change_sure for c in candidates)
-
-
 def _within_message(c: Candidate, corrects: bool) -> Candidate:
     """A message states its facts side by side ("The kitchen budget is 9,000, the bathroom
     budget is 4,000"; "the site runs on WordPress and we host it with Kinsta"): a later
     statement retires an earlier one of the same message only when it corrects it ("...
     sorry, I mean 4,500"). Otherwise an update or ending reading of the pair is taken as
-    two facts, and both stay live (the later one is the newer where they are one state)."""
-    if not c.same_message or corrects or c.relation is None:
+    two facts, and both stay live (the later one is the newer where they are one state).
+    An earlier statement that itself retired a state ("I said goodbye to Portland") is no
+    fact standing beside the next one: "I relocated to Pittsburgh" goes on to replace it."""
+    if (not c.same_message or corrects or c.relation is None
+            or c.record.linked(LinkType.SUPERSEDES)):
         return c
     out = list(c.relation)
     out[UNRELATED] += out[UPDATE] + out[END]
@@ -263,7 +251,7 @@ def decide_open_world(st: Statement, stance: Stance, candidates: Sequence[Candid
     candidates = [_within_message(_read(st, c), corrects) for c in candidates]
     # A question can carry a fact ("since my budget went up to $50, what should I buy?"):
     # only the stance says whether it states one, not its question mark.
-    if stance.fact < t.fact and not _changes_a_state(st, stance, candidates, t):
+    if stance.fact < t.fact:
         what = "a question" if stance.question >= t.stance else "chit-chat or a request"
         return Decision(Action.NOOP, confidence=1.0 - stance.fact,
                         reason=f"no state content ({what})")
