@@ -287,3 +287,12 @@ def test_a_scoped_old_value_and_a_new_main_value_in_one_message(mem: Memory) -> 
     scoped = [r for r in mem.records("alice") if "exam weeks" in r.text]
     assert scoped and scoped[0].linked(LinkType.SCOPED_EXCEPTION)
 
+
+
+def test_a_plan_around_a_changed_value_still_states_the_value(mem: Memory) -> None:
+    # The plan is hedged ("thinking about"), the raised budget it mentions is not.
+    acts = say(mem, (at(1), "My monthly gym budget is $40."),
+               (at(3), "I'm thinking about signing up for climbing classes with my increased "
+                       "gym budget of $60."))
+    assert acts == [Action.APPEND, Action.REVISE]
+    answers(mem, "What is my monthly gym budget?", "60", absent=["$40"])

@@ -321,3 +321,14 @@ def test_a_value_narrowed_to_a_time_or_occasion_is_scoped() -> None:
     for text in ("I only have one bike", "I only work at the bakery now",
                  "the only language I speak is Welsh"):
         assert not cues.analyse(text).scoped, text
+
+
+def test_a_changed_value_inside_a_noun_phrase_is_given_not_hedged() -> None:
+    for text in ("I'm thinking of repainting the hall with my raised decorating budget of £900",
+                 "I'm nervous I won't hit the new June 3 launch date",
+                 "not sure how to spend the increased grant of $12,000 yet"):
+        assert cues.presupposes_change(text), text
+    # A hedge of the value itself stays a hedge.
+    for text in ("maybe my new rent will be $1,200", "I might get a new laptop",
+                 "I'm considering a new budget of $500"):
+        assert not cues.presupposes_change(text), text

@@ -27,7 +27,7 @@ from stateledger.core.slots import (
 )
 
 __all__ = ["SLOT_PATTERNS", "Cues", "Mention", "SlotPattern", "analyse", "kinds", "mentions",
-           "question_slots", "same_value"]
+           "presupposes_change", "question_slots", "same_value"]
 
 # --- subject, source and stance ------------------------------------------------------------
 
@@ -410,6 +410,23 @@ def analyse(text: str, *, speaker: str | None = None, user_name: str | None = No
         denies=bool(_DENY.search(body)),
         mentions=found,
     )
+
+
+# A value given as the result of a change inside a noun phrase ("my raised decorating
+# budget of 900", "the new June 3 launch date") is presupposed: a worry or a plan in the
+# main clause ("I'm thinking of repainting the hall with ...") hedges the plan, not the
+# value. A hand-written table of change adjectives (the generator's NP_CHANGE_FRAMES teach
+# the same to the relation model, which was trained before most of them).
+_PRESUPPOSED_CHANGE = re.compile(
+    r"\b(?:my|our|the|this|his|her|their)\s+(?:new|newly\s+\w+|increased|updated|revised|"
+    r"extended|rescheduled|raised|reduced|lowered|adjusted|expanded|bigger|higher|lower|"
+    r"smaller)\s+(?:(?!(?:will|would|be|is|are|was|were|might|may|could|should|can|"
+    r"become|becomes)\b)[\w-]+\s+){0,3}?(?:(?:of|to|at|now)\s+)?[$€£]?\d", re.I)
+
+
+def presupposes_change(text: str) -> bool:
+    """Whether ``text`` states a changed value as given, inside a noun phrase."""
+    return _PRESUPPOSED_CHANGE.search(text) is not None
 
 
 def same_value(a: str | None, b: str | None) -> bool:

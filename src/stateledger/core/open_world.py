@@ -50,7 +50,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from stateledger.core.cues import PRONOUN_SUBJECTS, same_value
+from stateledger.core.cues import PRONOUN_SUBJECTS, presupposes_change, same_value
 from stateledger.core.extract import content_keys
 from stateledger.core.model import (
     LIVE,
@@ -255,7 +255,9 @@ def decide_open_world(st: Statement, stance: Stance, candidates: Sequence[Candid
         what = "a question" if stance.question >= t.stance else "chit-chat or a request"
         return Decision(Action.NOOP, confidence=1.0 - stance.fact,
                         reason=f"no state content ({what})")
-    hedged = stance.hedged >= t.stance
+    # A changed value given inside a noun phrase is asserted, whatever the clause around it
+    # plans or worries about (``cues.presupposes_change``).
+    hedged = stance.hedged >= t.stance and not presupposes_change(st.text)
     reported = st.reported or _relayed(st) or stance.reported >= t.stance
     past = stance.past >= t.stance
     # A change told as done is no change in progress, whatever the stance head reads into
