@@ -3,6 +3,8 @@ and the open resolver's relevance filter and time order."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -332,3 +334,13 @@ def test_a_changed_value_inside_a_noun_phrase_is_given_not_hedged() -> None:
     for text in ("maybe my new rent will be $1,200", "I might get a new laptop",
                  "I'm considering a new budget of $500"):
         assert not cues.presupposes_change(text), text
+
+
+def test_a_long_run_of_openers_is_read_in_linear_time() -> None:
+    # A user may send "so, so, so, ..." (or a long chain of "ok:"): the subject reading must
+    # not backtrack over every way to split the openers. In a subprocess, so a regression
+    # is a timeout here, not a suite that hangs.
+    code = ("from stateledger.core.cues import analyse; "
+            "assert analyse('so, ' * 300 + 'she is 89 now').subject == 'she'; "
+            "analyse('ok: so, ' * 300 + 'the flat is 40 m2')")
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
