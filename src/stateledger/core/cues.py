@@ -27,7 +27,7 @@ from stateledger.core.slots import (
 )
 
 __all__ = ["SLOT_PATTERNS", "Cues", "Mention", "SlotPattern", "analyse", "kinds", "mentions",
-           "presupposes_change", "question_slots", "same_value"]
+           "names_subject", "presupposes_change", "question_slots", "same_value"]
 
 # --- subject, source and stance ------------------------------------------------------------
 
@@ -419,8 +419,8 @@ def analyse(text: str, *, speaker: str | None = None, user_name: str | None = No
 # A value given as the result of a change inside a noun phrase ("my raised decorating
 # budget of 900", "the new June 3 launch date") is presupposed: a worry or a plan in the
 # main clause ("I'm thinking of repainting the hall with ...") hedges the plan, not the
-# value. A hand-written table of change adjectives (the generator's NP_CHANGE_FRAMES teach
-# the same to the relation model, which was trained before most of them).
+# value. A hand-written table of change adjectives: the generator's NP_CHANGE_FRAMES teach
+# the same to the relation model, whose stance head still reads such sentences as hedged.
 _PRESUPPOSED_CHANGE = re.compile(
     r"\b(?:my|our|the|this|his|her|their)\s+(?:new|newly\s+\w+|increased|updated|revised|"
     r"extended|rescheduled|raised|reduced|lowered|adjusted|expanded|bigger|higher|lower|"
@@ -431,6 +431,11 @@ _PRESUPPOSED_CHANGE = re.compile(
 def presupposes_change(text: str) -> bool:
     """Whether ``text`` states a changed value as given, inside a noun phrase."""
     return _PRESUPPOSED_CHANGE.search(text) is not None
+
+
+def names_subject(subject: str, text: str) -> bool:
+    """Whether ``text`` has ``subject`` as a whole word ("Omar retrained" names omar)."""
+    return re.search(rf"\b{re.escape(subject)}\b", text, re.I) is not None
 
 
 def same_value(a: str | None, b: str | None) -> bool:

@@ -50,7 +50,12 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from stateledger.core.cues import PRONOUN_SUBJECTS, presupposes_change, same_value
+from stateledger.core.cues import (
+    PRONOUN_SUBJECTS,
+    names_subject,
+    presupposes_change,
+    same_value,
+)
 from stateledger.core.extract import content_keys
 from stateledger.core.model import (
     LIVE,
@@ -109,8 +114,8 @@ def may_share_state(st: Statement, record: Record) -> bool:
     # record may be hers (the relation model and similarity pick which).
     if st.subject in PRONOUN_SUBJECTS or record.subject in PRONOUN_SUBJECTS:
         return "user" not in (st.subject, record.subject)
-    return (record.subject != "user" and _names(record.subject, st.text)) or (
-        st.subject != "user" and _names(st.subject, record.text))
+    return (record.subject != "user" and names_subject(record.subject, st.text)) or (
+        st.subject != "user" and names_subject(st.subject, record.text))
 
 
 # Slots the table reads off generic phrasings ("I love X", "my hobby is X"): another
@@ -227,10 +232,6 @@ def _within_message(c: Candidate, corrects: bool) -> Candidate:
 def _sure(kind: int) -> tuple[float, ...]:
     rest = (1.0 - SLOT_SURE) / (len(RELATIONS) - 1)
     return tuple(SLOT_SURE if i == kind else rest for i in range(len(RELATIONS)))
-
-
-def _names(subject: str, text: str) -> bool:
-    return re.search(rf"\b{re.escape(subject)}\b", text, re.I) is not None
 
 
 def _relayed(st: Statement) -> bool:

@@ -301,11 +301,9 @@ def resolve_open(
     if when:
         return _when(kept, at)
     if not listing and relevance is not None:
-        during = _asked_period(question, evidence, at)
-        held = _held_during(kept, during) if during is not None else None
-        if held is not None and during is not None:
-            return Resolution(held.record.text, held.record.value, (held,),
-                              f"the state of the asked variable during {during[2]}")
+        held = _held_during_asked_period(question, kept, evidence, at)
+        if held is not None:
+            return held
     if listing:
         # "Every name I have given you" lists the states of one variable: its chain,
         # whatever relevance each state's own wording earned, and nothing that merely
@@ -365,30 +363,26 @@ def _focus(kept: Sequence[Evidence], evidence: Sequence[Evidence], relevance: Se
 _PAST_TENSE = re.compile(r"\b(?:did|was|were|had|used to|back then)\b", re.I)
 
 
-def _asked_period(question: str, evidence: Sequence[Evidence], at: datetime | None
-                  ) -> tuple[datetime, datetime, str] | None:
-    """The period a past-tense question names ("in January", "in 2022", "last March"),
-    read against the question's time, else the newest state in the evidence (the
-    memory's present: "January" is the last January before it); None without one."""
+def _held_during_asked_period(question: str, kept: Sequence[Evidence],
+                              evidence: Sequence[Evidence], at: datetime | None
+                              ) -> Resolution | None:
+    """For a past-tense question naming a period ("in January", "in 2022", "last March"),
+    the state of the asked variable that held for most of it (a move in November does not
+    make the new city the answer for the year); None without such a period, or when no
+    state held in it. The period is read against the question's time, else the newest
+    state in the evidence (the memory's present: "January" is the last January before
+    it)."""
     if not _PAST_TENSE.search(question) or not evidence:
         return None
     present = at or max(ev.record.valid_from for ev in evidence)
     times = find_times(question, present)
     if not times:
         return None
-    first = datetime.combine(times[0].first, datetime.min.time(), tzinfo=UTC)
-    last = datetime.combine(times[0].last + timedelta(days=1), datetime.min.time(), tzinfo=UTC)
-    if first > present:  # "in December" asked in June: last year's December
+    start = datetime.combine(times[0].first, datetime.min.time(), tzinfo=UTC)
+    if start > present:  # "in December" asked in June: last year's December
         return None
-    return first, min(last, present + timedelta(microseconds=1)), times[0].value
-
-
-def _held_during(kept: Sequence[Evidence], period: tuple[datetime, datetime, str]
-                 ) -> Evidence | None:
-    """Of the states of the asked variable, the one that held for most of ``period``
-    (a move in November does not make the new city the answer for the year); None when
-    none held in it."""
-    start, end, _ = period
+    end = min(datetime.combine(times[0].last + timedelta(days=1), datetime.min.time(),
+                               tzinfo=UTC), present + timedelta(microseconds=1))
     best: tuple[timedelta, Evidence] | None = None
     for ev in kept:
         r = ev.record
@@ -397,7 +391,11 @@ def _held_during(kept: Sequence[Evidence], period: tuple[datetime, datetime, str
         overlap = min(r.valid_to or end, end) - max(r.valid_from, start)
         if overlap > timedelta(0) and (best is None or overlap > best[0]):
             best = (overlap, ev)
-    return best[1] if best is not None else None
+    if best is None:
+        return None
+    held = best[1]
+    return Resolution(held.record.text, held.record.value, (held,),
+                      f"the state of the asked variable during {times[0].value}")
 
 
 def _time_ordered(question: str, view: View, kept: Sequence[Evidence], at: datetime | None

@@ -13,7 +13,7 @@ from datetime import datetime
 from typing import Any
 
 from stateledger.core import quantity
-from stateledger.core.cues import PRONOUN_SUBJECTS, analyse, in_first_person
+from stateledger.core.cues import PRONOUN_SUBJECTS, analyse, in_first_person, names_subject
 from stateledger.core.model import Ledger, Record, Source, Status
 from stateledger.core.policy import Statement, reliability
 
@@ -67,7 +67,7 @@ def owned_by_target(st: Statement, target: Record | None) -> Statement:
         return st
     loose = st.subject in PRONOUN_SUBJECTS or (
         st.subject == "user" and not _SPEAKER_SELF.search(st.text)
-        and re.search(rf"\b{re.escape(target.subject)}\b", st.text, re.I) is not None)
+        and names_subject(target.subject, st.text))
     return replace(st, subject=target.subject) if loose else st
 
 
