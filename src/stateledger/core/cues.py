@@ -421,11 +421,18 @@ def analyse(text: str, *, speaker: str | None = None, user_name: str | None = No
 # main clause ("I'm thinking of repainting the hall with ...") hedges the plan, not the
 # value. A hand-written table of change adjectives: the generator's NP_CHANGE_FRAMES teach
 # the same to the relation model, whose stance head still reads such sentences as hedged.
+# "new" and the comparatives also name things one might acquire ("I might get the new
+# iPhone 15", "the higher 90k offer"), so with them the value must follow "of/to/at" or be
+# a date.
+_NOT_A_NOUN = (r"(?:(?!(?:will|would|be|is|are|was|were|might|may|could|should|can|become|"
+               r"becomes)\b)[\w-]+\s+){0,3}?")
+_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+"
 _PRESUPPOSED_CHANGE = re.compile(
-    r"\b(?:my|our|the|this|his|her|their)\s+(?:new|newly\s+\w+|increased|updated|revised|"
-    r"extended|rescheduled|raised|reduced|lowered|adjusted|expanded|bigger|higher|lower|"
-    r"smaller)\s+(?:(?!(?:will|would|be|is|are|was|were|might|may|could|should|can|"
-    r"become|becomes)\b)[\w-]+\s+){0,3}?(?:(?:of|to|at|now)\s+)?[$€£]?\d", re.I)
+    r"\b(?:my|our|the|this|his|her|their)\s+(?:"
+    r"(?:newly\s+\w+|increased|updated|revised|extended|rescheduled|raised|reduced|lowered|"
+    r"adjusted|expanded)\s+" + _NOT_A_NOUN + r"(?:(?:of|to|at|now)\s+)?"
+    r"|(?:new|bigger|higher|lower|smaller)\s+(?:" + _NOT_A_NOUN + r"(?:of|to|at)\s+|"
+    + _MONTH + r"))[$€£]?\d", re.I)
 
 
 def presupposes_change(text: str) -> bool:
