@@ -347,3 +347,13 @@ def test_a_long_run_of_openers_is_read_in_linear_time() -> None:
             "assert analyse('so, ' * 300 + 'she is 89 now').subject == 'she'; "
             "analyse('ok: so, ' * 300 + 'the flat is 40 m2')")
     subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
+
+
+def test_only_a_whole_month_word_makes_a_date_after_new_or_a_comparative() -> None:
+    # "octane" starts like "oct", "decker" like "dec": a plan about a thing with a number
+    # stays a plan; a real month after "new" still gives the changed date.
+    for text in ("I might buy the lower octane 91 fuel", "we may get the bigger decker 2 bus",
+                 "maybe the new augmented 4 core model"):
+        assert not cues.presupposes_change(text), text
+    for text in ("our new Sept 9 deadline", "the new March 14 review date"):
+        assert cues.presupposes_change(text), text

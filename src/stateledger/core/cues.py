@@ -25,6 +25,7 @@ from stateledger.core.slots import (
     SlotPattern,
     attribute_slot,
 )
+from stateledger.core.timeexpr import MONTH_NAME
 
 __all__ = ["SLOT_PATTERNS", "Cues", "Mention", "SlotPattern", "analyse", "kinds", "mentions",
            "names_subject", "presupposes_change", "question_slots", "same_value"]
@@ -426,7 +427,7 @@ def analyse(text: str, *, speaker: str | None = None, user_name: str | None = No
 # a date.
 _NOT_A_NOUN = (r"(?:(?!(?:will|would|be|is|are|was|were|might|may|could|should|can|become|"
                r"becomes)\b)[\w-]+\s+){0,3}?")
-_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+"
+_MONTH = MONTH_NAME + r"\.?\s+"  # a whole month word: "octane" or "decker" is none
 _PRESUPPOSED_CHANGE = re.compile(
     r"\b(?:my|our|the|this|his|her|their)\s+(?:"
     r"(?:newly\s+\w+|increased|updated|revised|extended|rescheduled|raised|reduced|lowered|"

@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
-__all__ = ["TimeMention", "day_text", "find_times", "when_text"]
+__all__ = ["MONTH_NAME", "TimeMention", "day_text", "find_times", "when_text"]
 
 MONTHS = [calendar.month_name[i] for i in range(1, 13)]
 WEEKDAYS = [calendar.day_name[i] for i in range(7)]  # Monday first, as date.weekday()
@@ -38,8 +38,10 @@ _NUMBER_WORDS = {
     "a couple of": 2, "a couple": 2, "couple of": 2,
 }
 
-_MONTH = r"(?P<month>january|february|march|april|may|june|july|august|september|october|" \
-         r"november|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)\.?"
+# A month's name or abbreviation, as a whole word (other modules read dates with it too).
+MONTH_NAME = (r"(?:january|february|march|april|may|june|july|august|september|october|"
+              r"november|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)\b")
+_MONTH = rf"(?P<month>{MONTH_NAME})\.?"
 _WEEKDAY = r"(?P<weekday>monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
 _COUNT = r"(?P<count>\d{1,3}|a couple of|a couple|couple of|a few|few|several|an?|one|two|" \
          r"three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
