@@ -34,15 +34,14 @@ from stateledger.core.open_world import RELATIONS
 from stateledger.models import threads
 from stateledger.models.pair_encoder import PairConfig, minilm_init, tokenize_pairs, tokenize_texts
 from stateledger.models.relation import STANCES, CrossEncoder, save_relation_model
+from stateledger.synth.stance_examples import StatementExample, statement_examples
 from stateledger.synth.statements import (
     Pair,
     QuestionPair,
-    StatementExample,
     Vocabulary,
     pairs,
     question_pairs,
     split_vocabulary,
-    statement_examples,
 )
 
 Progress = Callable[[str, int, int], None]

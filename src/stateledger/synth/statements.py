@@ -10,9 +10,9 @@ Three kinds of example, all rendered from the attribute vocabulary (``synth.voca
   a many-valued attribute).
 - ``QuestionPair``: a question and a stored record, ``relevant`` when the record states the
   variable the question asks about (same attribute, same person).
-- ``StatementExample``: one text with its stance: whether it states a fact at all, and
-  whether it is hedged, reported by someone else, about a past state, a change in progress
-  or a correction.
+
+Single texts with their stance labels are made by ``synth.stance_examples`` from the same
+writer.
 
 Splits are made by attribute (stratified by topic group) and by value (each string pool is
 partitioned), so validation and test measure transfer to attributes, phrasings and entities
@@ -28,9 +28,11 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 from stateledger.core.open_world import RELATIONS
+from stateledger.synth import hard_pairs as H
 from stateledger.synth import render as R
 from stateledger.synth import variants as V
 from stateledger.synth.chatter import chatter
+from stateledger.synth.entities import EntityKind
 from stateledger.synth.episode_pools import PEOPLE
 from stateledger.synth.schema import Attribute, NumericPool
 
@@ -48,6 +50,8 @@ class Vocabulary:
     # Groups of attributes whose statements can be about one state ("we're moving to X" and
     # "I live in Y"): never each other's "unrelated" example.
     confusable: tuple[frozenset[str], ...] = ()
+    # Named things with several state variables each (``synth.entities``).
+    entities: tuple[EntityKind, ...] = ()
 
     def confused_with(self, key: str) -> frozenset[str]:
         return frozenset().union(*(g for g in self.confusable if key in g))
@@ -79,20 +83,6 @@ class QuestionPair:
     past: bool = False  # the question asks about the state before
 
 
-@dataclass(frozen=True)
-class StatementExample:
-    text: str
-    fact: bool  # states something about a state (any stance); False for chatter / questions
-    question: bool
-    hedged: bool = False
-    reported: bool = False
-    past: bool = False
-    transition: bool = False
-    correction: bool = False
-    ending: bool = False
-    attribute: str | None = None
-
-
 def _partition(items: Sequence[str], seed: int, salt: str) -> dict[str, tuple[str, ...]]:
     rng = random.Random(f"{seed}:{salt}")
     shuffled = list(dict.fromkeys(items))
@@ -117,6 +107,7 @@ def split_vocabulary(vocab: Vocabulary, seed: int = 0) -> dict[str, Vocabulary]:
     pools = {name: _partition(values, seed, f"pool:{name}")
              for name, values in vocab.pools.items()}
     names = _partition(vocab.names, seed, "names")
+    kinds = _partition([k.key for k in vocab.entities], seed, "entities")
     return {
         split: Vocabulary(
             tuple(sorted(attrs[split], key=lambda a: a.key)),
@@ -124,6 +115,7 @@ def split_vocabulary(vocab: Vocabulary, seed: int = 0) -> dict[str, Vocabulary]:
             vocab.numeric,
             names[split],
             vocab.confusable,
+            tuple(k for k in vocab.entities if k.key in kinds[split]),
         )
         for split in SPLITS
     }
@@ -356,6 +348,10 @@ def _pair(w: _Writer) -> Pair | None:
         return _pending_pair(w, attr)
     if r < 0.25:
         return _scoped_pair(w, attr)
+    if r < 0.33:
+        return _entity_pair(w)
+    if r < 0.37:
+        return _long_line_pair(w, attr)
     subject = w.subject()
     old = w.value(attr)
     new = w.value(attr, old)
@@ -398,6 +394,39 @@ def _pair(w: _Writer) -> Pair | None:
         return None
     return Pair(R.noisy(rng, record), R.noisy(rng, statement), RELATIONS.index(relation),
                 attr.key, **flags)
+
+
+def _entity_pair(w: _Writer) -> Pair | None:
+    if not w.vocab.entities:
+        return None
+    drawn = H.entity_pair(w.rng, w.vocab.entities)
+    if drawn is None:
+        return None
+    record, statement, relation, key = drawn
+    return Pair(record, statement, RELATIONS.index(relation), key)
+
+
+def _long_line_pair(w: _Writer, attr: Attribute) -> Pair | None:
+    """A short fact and a long chatty line: no relation, unless the line also carries a
+    change (``update``) or a restatement (``same``) of the fact."""
+    rng = w.rng
+    subject = w.subject(0.85)
+    old = w.value(attr)
+    record = w.record(attr, subject, old)
+    r = rng.random()
+    if r < 0.55:
+        relation, statement = "unrelated", H.long_line(rng, w.vocab.names)
+    else:
+        fact = (w.change(attr, subject, w.value(attr, old), old) if r < 0.85
+                else w.state(attr, subject, old))
+        if fact is None:
+            return None
+        relation = "update" if r < 0.85 else "same"
+        statement = H.with_long_line(rng, fact, w.vocab.names)
+    if record is None:
+        return None
+    return Pair(R.noisy(rng, record), R.noisy(rng, statement), RELATIONS.index(relation),
+                f"long:{attr.key}")
 
 
 def _lookalike_pair(w: _Writer, attr: Attribute) -> Pair | None:
@@ -581,6 +610,8 @@ def _question_pair(w: _Writer) -> QuestionPair | None:
     subject = w.subject(0.8)
     if w.rng.random() < 0.08:
         return _when_question_pair(w, attr, subject)
+    if w.rng.random() < 0.06:
+        return _entity_question_pair(w)
     past = w.rng.random() < 0.25
     question = w.question(attr, R.restyled(w.rng, subject), past)
     if question is None:
@@ -595,6 +626,16 @@ def _question_pair(w: _Writer) -> QuestionPair | None:
         record = _with_another_fact(w, attr, subject, record)
     return QuestionPair(R.noisy(w.rng, question, question=True), R.noisy(w.rng, record),
                         relevant, attr.key, past)
+
+
+def _entity_question_pair(w: _Writer) -> QuestionPair | None:
+    if not w.vocab.entities:
+        return None
+    drawn = H.entity_question_pair(w.rng, w.vocab.entities)
+    if drawn is None:
+        return None
+    question, record, label, key = drawn
+    return QuestionPair(question, record, label == "relevant", key)
 
 
 def _when_question_pair(w: _Writer, attr: Attribute, subject: R.Subject) -> QuestionPair | None:
@@ -713,65 +754,3 @@ def _question_record(w: _Writer, attr: Attribute, subject: R.Subject, relevant: 
         return chatter(w.rng)
     other = w.other_attribute(attr, same_group=r < 0.7)
     return w.record(other, subject, w.value(other))
-
-
-def statement_examples(vocab: Vocabulary, n: int, seed: int) -> list[StatementExample]:
-    """``n`` single texts with their stance labels."""
-    w = _Writer(vocab, random.Random(f"statements:{seed}"))
-    return _collect(n, lambda: _statement(w))
-
-
-def _statement(w: _Writer) -> StatementExample | None:
-    rng = w.rng
-    r = rng.random()
-    if r < 0.16:
-        chat = chatter(rng)
-        return StatementExample(R.noisy(rng, chat, question=chat.endswith("?")), fact=False,
-                                question=chat.endswith("?"))
-    attr = rng.choice(w.vocab.attributes)
-    subject = w.subject(0.85)
-    v, old = w.value(attr), w.value(attr)
-    if r < 0.2:
-        mention = w.render(attr, R.MENTION_FRAMES, subject)
-        if mention is None:
-            return None
-        return StatementExample(R.noisy(rng, mention, question=mention.endswith("?")),
-                                fact=False, question=mention.endswith("?"), attribute=attr.key)
-    if r < 0.26:
-        asked = w.question(attr, subject, past=rng.random() < 0.3)
-        if asked is None:
-            return None
-        return StatementExample(R.noisy(rng, asked, question=True), fact=False, question=True,
-                                attribute=attr.key)
-    flags: dict[str, bool] = {}
-    text: str | None
-    if r < 0.42:
-        text = w.state(attr, subject, v)
-    elif r < 0.46:
-        pool = w.vocab.pool(attr)
-        if isinstance(pool, NumericPool) or attr.group not in V.STANCE_GROUPS:
-            return None
-        frames = rng.choice((V.LIKE_FRAMES, V.DISLIKE_FRAMES, V.FLIP_TO_LIKE, V.FLIP_TO_DISLIKE))
-        text = R.fill(rng.choice(frames), attr, v=rng.choice(pool), subject=subject)
-    elif r < 0.55:
-        text = w.change(attr, subject, v, old)
-    elif r < 0.62:
-        text = w.restate(attr, subject, v)  # "still ..." is a fact, never someone's report
-    elif r < 0.68:
-        text, flags = w.render(attr, R.CORRECTION_FRAMES, subject, v=v, old=old), \
-            {"correction": True}
-    elif r < 0.74:
-        text, flags = w.end(attr, subject, old), {"ending": True}
-    elif r < 0.83:
-        text, flags = w.hedge(attr, subject, v), {"hedged": True}
-    elif r < 0.9:
-        text, flags = w.report(attr, v), {"reported": True}
-    elif r < 0.95:
-        text, flags = w.past(attr, subject, v), {"past": True}
-    else:
-        text = w.render(attr, R.TRANSITION_FRAMES, subject, v=v, old=old)
-        flags = {"transition": True}
-    if text is None:
-        return None
-    return StatementExample(R.noisy(rng, text), fact=True, question=False, attribute=attr.key,
-                            **flags)

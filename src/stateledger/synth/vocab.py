@@ -17,6 +17,7 @@ from stateledger.synth import (
     attributes_work,
     attributes_work2,
 )
+from stateledger.synth.entities import KINDS
 from stateledger.synth.schema import NumericPool
 from stateledger.synth.statements import Vocabulary
 
@@ -65,4 +66,4 @@ def vocabulary() -> Vocabulary:
     unknown = {k for group in CONFUSABLE for k in group} - set(keys)
     if unknown:
         raise ValueError(f"CONFUSABLE names unknown attributes: {sorted(unknown)}")
-    return Vocabulary(tuple(attributes), pools, numeric, confusable=CONFUSABLE)
+    return Vocabulary(tuple(attributes), pools, numeric, confusable=CONFUSABLE, entities=KINDS)

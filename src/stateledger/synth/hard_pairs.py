@@ -1,0 +1,160 @@
+"""Two kinds of hard pair the relation model got wrong, as generator building blocks.
+
+- **Same thing, another variable.** Two statements naming one thing ("our Postgres cluster
+  has 3 replicas" / "we upgraded Postgres to version 16") are about one state variable only
+  when they state the same facet (``synth.entities``). Each pair draws one thing and one of
+  its facets for the record; the statement is another facet of the same thing
+  (``unrelated``), the same facet changed (``update``) or restated (``same``), or the same
+  facet of another thing of the kind (``unrelated``). The shares keep "same thing named"
+  from saying anything on its own.
+- **Long off-topic lines.** A long chatty sentence ("it's got an octopus on it and reminds
+  me of my love for art and the sea") beside a short fact ("my favourite colour is blue") is
+  no update of it, however much sentiment or how many names it carries; the same long line
+  carrying a change of the fact is one. Length and wording alone never decide.
+
+Builders return plain tuples ``(record, statement, relation, key)`` (relation by name);
+``synth.statements`` wraps them into its ``Pair`` and ``QuestionPair`` types.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+
+from stateledger.synth import render as R
+from stateledger.synth.entities import EntityKind, Facet
+
+Drawn = tuple[str, str, str, str]  # (first text, second text, label, key)
+
+
+# "the {e} deadline" with "the billing service", "my {e}" with "my Corolla": one determiner.
+_TWO_DETERMINERS = re.compile(r"\b(?:the|my|our) (?=(?:the|my|our) )", re.I)
+
+
+def _fill(template: str, thing: str, v: str = "", old: str = "") -> str:
+    text = template.replace("{e}", thing).replace("{v}", v).replace("{old}", old)
+    text = _TWO_DETERMINERS.sub("", text)
+    return text[:1].upper() + text[1:]
+
+
+def _value(rng: random.Random, facet: Facet, avoid: str | None = None) -> str:
+    return R.draw_value(rng, facet.values, avoid)
+
+
+def _state(rng: random.Random, facet: Facet, thing: str, v: str) -> str:
+    return _fill(rng.choice(facet.states), thing, v)
+
+
+def _change(rng: random.Random, facet: Facet, thing: str, v: str) -> str:
+    return _fill(rng.choice(facet.changes), thing, v)
+
+
+def _stated(rng: random.Random, facet: Facet, thing: str, v: str) -> str:
+    """A statement of ``v``: usually a change to it, sometimes a plain statement."""
+    return _change(rng, facet, thing, v) if rng.random() < 0.65 else _state(rng, facet, thing, v)
+
+
+def entity_pair(rng: random.Random, kinds: tuple[EntityKind, ...]) -> Drawn | None:
+    """A (record, statement) pair about one named thing, or two of one kind."""
+    kind = rng.choice(kinds)
+    if len(kind.facets) < 2 or len(kind.names) < 2:
+        return None
+    thing, other_thing = rng.sample(kind.names, 2)
+    facet = rng.choice(kind.facets)
+    old = _value(rng, facet)
+    record = _state(rng, facet, thing, old) if rng.random() < 0.75 else _change(
+        rng, facet, thing, old)
+    r = rng.random()
+    if r < 0.45:
+        other = rng.choice([f for f in kind.facets if f.key != facet.key])
+        relation, statement = "unrelated", _stated(rng, other, thing, _value(rng, other))
+    elif r < 0.72:
+        relation, statement = "update", _stated(rng, facet, thing, _value(rng, facet, old))
+    elif r < 0.82:
+        relation, statement = "same", _state(rng, facet, thing, old)
+    else:
+        relation = "unrelated"
+        v = _value(rng, facet, old) if rng.random() < 0.7 else old
+        statement = _stated(rng, facet, other_thing, v)
+    return (R.noisy(rng, record), R.noisy(rng, statement), relation,
+            f"entity:{kind.key}.{facet.key}")
+
+
+def entity_question_pair(rng: random.Random, kinds: tuple[EntityKind, ...]) -> Drawn | None:
+    """A question about one facet of a thing against a record of that facet (relevant),
+    of another facet of the same thing, or of the same facet of another thing (neither)."""
+    kind = rng.choice(kinds)
+    facet = rng.choice(kind.facets)
+    if not facet.questions or len(kind.facets) < 2 or len(kind.names) < 2:
+        return None
+    thing, other_thing = rng.sample(kind.names, 2)
+    question = _fill(rng.choice(facet.questions), thing)
+    r = rng.random()
+    if r < 0.5:
+        label, record = "relevant", _stated(rng, facet, thing, _value(rng, facet))
+    elif r < 0.8:
+        other = rng.choice([f for f in kind.facets if f.key != facet.key])
+        label, record = "irrelevant", _stated(rng, other, thing, _value(rng, other))
+    else:
+        label, record = "irrelevant", _stated(rng, facet, other_thing, _value(rng, facet))
+    return (R.noisy(rng, question, question=True), R.noisy(rng, record), label,
+            f"entity:{kind.key}.{facet.key}")
+
+
+# --- long off-topic lines ----------------------------------------------------------------------
+# Generic parts of a chatty, descriptive sentence about something that is no fact to keep.
+
+_OPENERS = ("", "", "Oh, ", "Honestly, ", "Funny thing, ", "You know what, ", "Haha, ",
+            "Aww, ", "So yeah, ", "Oh man, ", "Well, ", "Guess what, ")
+_THINGS = ("a mug", "a tote bag", "a poster", "a notebook", "a T-shirt", "a keychain",
+           "a postcard", "a little painting", "a scarf", "a phone case", "a sticker",
+           "a lamp", "a puzzle", "a cushion", "a print")
+_PICTURES = ("an octopus", "a lighthouse", "two cats", "a sunset", "a tiny dragon",
+             "a sailboat", "mountains", "a fox", "sunflowers", "a whale", "a hot air balloon",
+             "the night sky", "a bicycle", "a vintage map", "a robot")
+_GOT = ("I picked up {thing} at the market that has {pic} on it",
+        "{name} gave me {thing} with {pic} on it",
+        "it's got {pic} on it",
+        "I found {thing} with {pic} printed on the front",
+        "the one I ended up with has {pic} on the side",
+        "we saw {thing} with {pic} in a shop window")
+_MEMORIES = ("it reminds me of my love for {a} and {b}", "it takes me back to summers by {b}",
+             "it reminds me of the trip with {name} when we got lost",
+             "which is such a nice reminder of {a}",
+             "it brings back memories of painting with {name}",
+             "it makes me think of {a} every time I see it",
+             "and it totally sums up my love for {a}")
+_FEELINGS = ("I can't stop smiling about it", "it made my whole week",
+             "I honestly teared up a little", "{name} laughed so hard when I showed it",
+             "I think I'll keep it forever", "it's silly but it makes me happy",
+             "it was such a perfect day", "I'm a bit obsessed with it now",
+             "everyone at the party loved it", "I want to frame it")
+_TOPICS = ("art", "the sea", "old films", "the mountains", "jazz", "my grandmother's garden",
+           "rainy afternoons", "good books", "travel", "baking", "the ocean", "childhood",
+           "music", "autumn walks", "photography")
+
+
+def long_line(rng: random.Random, names: tuple[str, ...]) -> str:
+    """One long, chatty sentence that states no lasting fact of anyone's."""
+    name = rng.choice(names)
+    a, b = rng.sample(_TOPICS, 2)
+    parts = [rng.choice(_GOT).format(thing=rng.choice(_THINGS), pic=rng.choice(_PICTURES),
+                                     name=name)]
+    if rng.random() < 0.85:
+        parts.append(rng.choice(_MEMORIES).format(a=a, b=b, name=name))
+    if rng.random() < 0.6:
+        parts.append(rng.choice(_FEELINGS).format(name=name))
+    joins = (", and ", " - ", ", ", "; ", ". ", " and ")
+    text = parts[0]
+    for part in parts[1:]:
+        text += rng.choice(joins) + part
+    return rng.choice(_OPENERS) + text
+
+
+def with_long_line(rng: random.Random, fact: str, names: tuple[str, ...]) -> str:
+    """``fact`` inside a long chatty sentence, before or after the chatter."""
+    chat = long_line(rng, names)
+    inner = fact if fact[:2] in ("I ", "I'") else fact[:1].lower() + fact[1:]
+    if rng.random() < 0.5:
+        return f"{chat.rstrip('.!')}, and {inner}"
+    return f"{fact.rstrip('.!')} - {chat[:1].lower()}{chat[1:]}"
