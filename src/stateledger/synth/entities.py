@@ -75,7 +75,7 @@ _BANKS = ("Chase", "Ally", "Vanguard", "Fidelity", "Monzo", "Revolut", "Schwab",
 _MONTHLY = _n(8, 400, "${n} a month")
 
 KINDS: tuple[EntityKind, ...] = (
-    _K("app", ("Zotero", "Notion", "Obsidian", "Todoist", "Figma", "Trello", "Evernote",
+    _K("app", ("Bitwarden", "Notion", "Obsidian", "Todoist", "Figma", "Trello", "Evernote",
                "Anki", "Lightroom", "Logseq", "Airtable", "Miro", "Bear", "Things"), (
         _F("version", _n(2, 19, "version {n}"),
            ("I'm on {e} {v}", "my {e} is {v}", "{e} here is running {v}"),
