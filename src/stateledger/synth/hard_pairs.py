@@ -49,28 +49,58 @@ def _change(rng: random.Random, facet: Facet, thing: str, v: str) -> str:
     return _fill(rng.choice(facet.changes), thing, v)
 
 
+# Ways a newer value is told without the facet's own wording: the value (which carries its
+# unit or kind: "5 replicas", "version 16", "Maya") says which variable it is.
+_NEWER = ("{e} is at {v} now", "update on {e}: {v}", "{e} changed, it's {v} these days",
+          "quick update, {e} is now {v}", "as of this week {e} is {v}",
+          "{e} went from {old} to {v}", "{e}: {v} now, not {old}", "{e} is {v} these days")
+
+
 def _stated(rng: random.Random, facet: Facet, thing: str, v: str) -> str:
     """A statement of ``v``: usually a change to it, sometimes a plain statement."""
     return _change(rng, facet, thing, v) if rng.random() < 0.65 else _state(rng, facet, thing, v)
 
 
+def _newer(rng: random.Random, facet: Facet, thing: str, v: str, old: str) -> str:
+    """A statement that ``v`` replaced ``old``, in the facet's own or in generic words."""
+    r = rng.random()
+    if r < 0.55:
+        return _change(rng, facet, thing, v)
+    if r < 0.8:
+        return _state(rng, facet, thing, v)
+    return _fill(rng.choice(_NEWER), thing, v, old)
+
+
 def entity_pair(rng: random.Random, kinds: tuple[EntityKind, ...]) -> Drawn | None:
-    """A (record, statement) pair about one named thing, or two of one kind."""
+    """A (record, statement) pair about one named thing, or two of one kind. Updates are
+    as common as the other-variable pairs, so naming one thing says nothing either way;
+    some records state two facets at once, and a change of either updates them."""
     kind = rng.choice(kinds)
-    if len(kind.facets) < 2 or len(kind.names) < 2:
+    if len(kind.facets) < 3 or len(kind.names) < 2:
         return None
     thing, other_thing = rng.sample(kind.names, 2)
-    facet = rng.choice(kind.facets)
+    facet, second, third = rng.sample(kind.facets, 3)
     old = _value(rng, facet)
     record = _state(rng, facet, thing, old) if rng.random() < 0.75 else _change(
         rng, facet, thing, old)
+    if rng.random() < 0.2:  # two facets in one record: "Kai is 12 and into football"
+        also = _state(rng, second, thing, _value(rng, second))
+        if rng.random() < 0.5:
+            facet, old, (record, also) = second, "", (also, record)
+        if also.startswith(("The ", "My ", "Our ")):
+            also = also[:1].lower() + also[1:]
+        record = f"{record}, and {also}"
+        other = third
+    else:
+        other = rng.choice((second, third))
+    old = old or _value(rng, facet)
     r = rng.random()
-    if r < 0.45:
-        other = rng.choice([f for f in kind.facets if f.key != facet.key])
+    if r < 0.32:
         relation, statement = "unrelated", _stated(rng, other, thing, _value(rng, other))
-    elif r < 0.72:
-        relation, statement = "update", _stated(rng, facet, thing, _value(rng, facet, old))
-    elif r < 0.82:
+    elif r < 0.77:
+        new = _value(rng, facet, old)
+        relation, statement = "update", _newer(rng, facet, thing, new, old)
+    elif r < 0.87 and old in record:
         relation, statement = "same", _state(rng, facet, thing, old)
     else:
         relation = "unrelated"
