@@ -34,15 +34,9 @@ from stateledger.core.open_world import RELATIONS
 from stateledger.models import threads
 from stateledger.models.pair_encoder import PairConfig, minilm_init, tokenize_pairs, tokenize_texts
 from stateledger.models.relation import STANCES, CrossEncoder, save_relation_model
+from stateledger.synth.examples import Pair, QuestionPair
 from stateledger.synth.stance_examples import StatementExample, statement_examples
-from stateledger.synth.statements import (
-    Pair,
-    QuestionPair,
-    Vocabulary,
-    pairs,
-    question_pairs,
-    split_vocabulary,
-)
+from stateledger.synth.statements import Vocabulary, pairs, question_pairs, split_vocabulary
 
 Progress = Callable[[str, int, int], None]
 

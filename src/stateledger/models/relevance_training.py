@@ -29,7 +29,7 @@ from torch.nn import functional as F
 from stateledger.models import threads
 from stateledger.models.pair_encoder import PairConfig, minilm_init, tokenize_pairs
 from stateledger.models.relevance import LAYERS, RelevanceEncoder, save_relevance_model
-from stateledger.synth.statements import QuestionPair
+from stateledger.synth.examples import QuestionPair
 
 Progress = Callable[[str, int, int], None]
 

@@ -12,8 +12,8 @@
   no update of it, however much sentiment or how many names it carries; the same long line
   carrying a change of the fact is one. Length and wording alone never decide.
 
-Builders return plain tuples ``(record, statement, relation, key)`` (relation by name);
-``synth.statements`` wraps them into its ``Pair`` and ``QuestionPair`` types.
+Builders return ``synth.examples`` values (None when a draw cannot be made);
+``synth.statements`` mixes them into its pairs and question pairs.
 """
 
 from __future__ import annotations
@@ -21,11 +21,10 @@ from __future__ import annotations
 import random
 import re
 
+from stateledger.core.open_world import RELATIONS
 from stateledger.synth import render as R
 from stateledger.synth.entities import EntityKind, Facet
-
-Drawn = tuple[str, str, str, str]  # (first text, second text, label, key)
-
+from stateledger.synth.examples import Pair, QuestionPair
 
 # "the {e} deadline" with "the billing service", "my {e}" with "my Corolla": one determiner.
 _TWO_DETERMINERS = re.compile(r"\b(?:the|my|our) (?=(?:the|my|our) )", re.I)
@@ -71,10 +70,12 @@ def _newer(rng: random.Random, facet: Facet, thing: str, v: str, old: str) -> st
     return _fill(rng.choice(_NEWER), thing, v, old)
 
 
-def entity_pair(rng: random.Random, kinds: tuple[EntityKind, ...]) -> Drawn | None:
+def entity_pair(rng: random.Random, kinds: tuple[EntityKind, ...]) -> Pair | None:
     """A (record, statement) pair about one named thing, or two of one kind. Updates are
     as common as the other-variable pairs, so naming one thing says nothing either way;
     some records state two facets at once, and a change of either updates them."""
+    if not kinds:
+        return None
     kind = rng.choice(kinds)
     if len(kind.facets) < 3 or len(kind.names) < 2:
         return None
@@ -83,36 +84,43 @@ def entity_pair(rng: random.Random, kinds: tuple[EntityKind, ...]) -> Drawn | No
     old = _value(rng, facet)
     record = _state(rng, facet, thing, old) if rng.random() < 0.75 else _change(
         rng, facet, thing, old)
+    other = rng.choice((second, third))
     if rng.random() < 0.2:  # two facets in one record: "Kai is 12 and into football"
-        also = _state(rng, second, thing, _value(rng, second))
-        if rng.random() < 0.5:
-            facet, old, (record, also) = second, "", (also, record)
-        if also.startswith(("The ", "My ", "Our ")):
-            also = also[:1].lower() + also[1:]
-        record = f"{record}, and {also}"
+        also_v = _value(rng, second)
+        also = _state(rng, second, thing, also_v)
+        if rng.random() < 0.5:  # the statement is about the second facet
+            facet, old = second, also_v
+        first, then = (record, also) if rng.random() < 0.5 else (also, record)
+        record = f"{first}, and {_continuing(then)}"
         other = third
-    else:
-        other = rng.choice((second, third))
-    old = old or _value(rng, facet)
     r = rng.random()
     if r < 0.32:
         relation, statement = "unrelated", _stated(rng, other, thing, _value(rng, other))
     elif r < 0.77:
         new = _value(rng, facet, old)
         relation, statement = "update", _newer(rng, facet, thing, new, old)
-    elif r < 0.87 and old in record:
+    elif r < 0.87:
         relation, statement = "same", _state(rng, facet, thing, old)
     else:
         relation = "unrelated"
         v = _value(rng, facet, old) if rng.random() < 0.7 else old
         statement = _stated(rng, facet, other_thing, v)
-    return (R.noisy(rng, record), R.noisy(rng, statement), relation,
-            f"entity:{kind.key}.{facet.key}")
+    return Pair(R.noisy(rng, record), R.noisy(rng, statement), RELATIONS.index(relation),
+                f"entity:{kind.key}.{facet.key}")
 
 
-def entity_question_pair(rng: random.Random, kinds: tuple[EntityKind, ...]) -> Drawn | None:
+def _continuing(text: str) -> str:
+    """A filled phrasing continuing a sentence: a leading determiner lower-cased, a name
+    ("Kai is 12") kept as written."""
+    return text[:1].lower() + text[1:] if text.startswith(("The ", "My ", "Our ")) else text
+
+
+def entity_question_pair(rng: random.Random, kinds: tuple[EntityKind, ...]
+                         ) -> QuestionPair | None:
     """A question about one facet of a thing against a record of that facet (relevant),
     of another facet of the same thing, or of the same facet of another thing (neither)."""
+    if not kinds:
+        return None
     kind = rng.choice(kinds)
     facet = rng.choice(kind.facets)
     if not facet.questions or len(kind.facets) < 2 or len(kind.names) < 2:
@@ -121,14 +129,14 @@ def entity_question_pair(rng: random.Random, kinds: tuple[EntityKind, ...]) -> D
     question = _fill(rng.choice(facet.questions), thing)
     r = rng.random()
     if r < 0.5:
-        label, record = "relevant", _stated(rng, facet, thing, _value(rng, facet))
+        relevant, record = True, _stated(rng, facet, thing, _value(rng, facet))
     elif r < 0.8:
         other = rng.choice([f for f in kind.facets if f.key != facet.key])
-        label, record = "irrelevant", _stated(rng, other, thing, _value(rng, other))
+        relevant, record = False, _stated(rng, other, thing, _value(rng, other))
     else:
-        label, record = "irrelevant", _stated(rng, facet, other_thing, _value(rng, facet))
-    return (R.noisy(rng, question, question=True), R.noisy(rng, record), label,
-            f"entity:{kind.key}.{facet.key}")
+        relevant, record = False, _stated(rng, facet, other_thing, _value(rng, facet))
+    return QuestionPair(R.noisy(rng, question, question=True), R.noisy(rng, record), relevant,
+                        f"entity:{kind.key}.{facet.key}")
 
 
 # --- long off-topic lines ----------------------------------------------------------------------
@@ -184,7 +192,6 @@ def long_line(rng: random.Random, names: tuple[str, ...]) -> str:
 def with_long_line(rng: random.Random, fact: str, names: tuple[str, ...]) -> str:
     """``fact`` inside a long chatty sentence, before or after the chatter."""
     chat = long_line(rng, names)
-    inner = fact if fact[:2] in ("I ", "I'") else fact[:1].lower() + fact[1:]
     if rng.random() < 0.5:
-        return f"{chat.rstrip('.!')}, and {inner}"
+        return f"{chat.rstrip('.!')}, and {R.inner(fact)}"
     return f"{fact.rstrip('.!')} - {chat[:1].lower()}{chat[1:]}"

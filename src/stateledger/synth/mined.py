@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 
 from stateledger.core.open_world import RELATIONS
 from stateledger.core.segment import split_statements
-from stateledger.synth.statements import Pair, QuestionPair
+from stateledger.synth.examples import Pair, QuestionPair
 
 _WORD = re.compile(r"[a-z0-9]+(?:[.,][0-9]+)*")
 _STOP = frozenset(

@@ -445,6 +445,11 @@ def opens_with_subject(text: str) -> bool:
     return _CLAUSE.match(text) is not None
 
 
+def inner(text: str) -> str:
+    """``text`` continuing a sentence: lower-case first letter, except for "I"."""
+    return text if text[:2] in ("I ", "I'") else text[:1].lower() + text[1:]
+
+
 def noisy(rng: random.Random, text: str, *, question: bool = False) -> str:
     """Surface noise: fillers, casing, punctuation; a fact sometimes wrapped in a request."""
     out = text.strip()

@@ -16,7 +16,7 @@ from stateledger.synth import render as R
 from stateledger.synth import variants as V
 from stateledger.synth.chatter import chatter
 from stateledger.synth.schema import NumericPool
-from stateledger.synth.statements import Vocabulary, _collect, _Writer
+from stateledger.synth.statements import Vocabulary, Writer, collect
 
 
 @dataclass(frozen=True)
@@ -35,11 +35,11 @@ class StatementExample:
 
 def statement_examples(vocab: Vocabulary, n: int, seed: int) -> list[StatementExample]:
     """``n`` single texts with their stance labels."""
-    w = _Writer(vocab, random.Random(f"statements:{seed}"))
-    return _collect(n, lambda: _statement(w))
+    w = Writer(vocab, random.Random(f"statements:{seed}"))
+    return collect(n, lambda: _statement(w))
 
 
-def _statement(w: _Writer) -> StatementExample | None:
+def _statement(w: Writer) -> StatementExample | None:
     rng = w.rng
     r = rng.random()
     if r < 0.16:

@@ -1,6 +1,7 @@
 """Generated training data for the open-world update detector.
 
-Three kinds of example, all rendered from the attribute vocabulary (``synth.vocab``):
+Two kinds of example (types in ``synth.examples``), rendered from the attribute vocabulary
+(``synth.vocab``) and its named things (``synth.entities``, through ``synth.hard_pairs``):
 
 - ``Pair``: a stored record and a new statement, with their gold relation: ``unrelated``
   (another state variable: another attribute, or the same attribute of someone else, or no
@@ -34,6 +35,7 @@ from stateledger.synth import variants as V
 from stateledger.synth.chatter import chatter
 from stateledger.synth.entities import EntityKind
 from stateledger.synth.episode_pools import PEOPLE
+from stateledger.synth.examples import Pair, QuestionPair
 from stateledger.synth.schema import Attribute, NumericPool
 
 _T = TypeVar("_T")
@@ -60,27 +62,6 @@ class Vocabulary:
         if attr.pool in self.numeric:
             return self.numeric[attr.pool]
         return self.pools[attr.pool]
-
-
-@dataclass(frozen=True)
-class Pair:
-    record: str
-    statement: str
-    relation: int  # index into RELATIONS
-    attribute: str  # the record's attribute key
-    hedged: bool = False
-    reported: bool = False
-    past: bool = False
-    transition: bool = False
-
-
-@dataclass(frozen=True)
-class QuestionPair:
-    question: str
-    record: str
-    relevant: bool
-    attribute: str  # the question's attribute key
-    past: bool = False  # the question asks about the state before
 
 
 def _partition(items: Sequence[str], seed: int, salt: str) -> dict[str, tuple[str, ...]]:
@@ -122,7 +103,7 @@ def split_vocabulary(vocab: Vocabulary, seed: int = 0) -> dict[str, Vocabulary]:
 
 
 @dataclass
-class _Writer:
+class Writer:
     """Renders texts of one vocabulary with one random stream."""
 
     vocab: Vocabulary
@@ -320,7 +301,7 @@ def _with_also(text: str) -> str:
 # --- examples -----------------------------------------------------------------------------------
 
 
-def _collect(n: int, make: Callable[[], _T | None]) -> list[_T]:
+def collect(n: int, make: Callable[[], _T | None]) -> list[_T]:
     """``n`` examples from ``make``, which gives None when a draw cannot be rendered."""
     out: list[_T] = []
     while len(out) < n:
@@ -332,11 +313,11 @@ def _collect(n: int, make: Callable[[], _T | None]) -> list[_T]:
 
 def pairs(vocab: Vocabulary, n: int, seed: int) -> list[Pair]:
     """``n`` (record, statement) pairs with gold relations, roughly balanced."""
-    w = _Writer(vocab, random.Random(f"pairs:{seed}"))
-    return _collect(n, lambda: _pair(w))
+    w = Writer(vocab, random.Random(f"pairs:{seed}"))
+    return collect(n, lambda: _pair(w))
 
 
-def _pair(w: _Writer) -> Pair | None:
+def _pair(w: Writer) -> Pair | None:
     rng = w.rng
     attr = rng.choice(w.vocab.attributes)
     r = rng.random()
@@ -349,7 +330,7 @@ def _pair(w: _Writer) -> Pair | None:
     if r < 0.25:
         return _scoped_pair(w, attr)
     if r < 0.33:
-        return _entity_pair(w)
+        return H.entity_pair(rng, w.vocab.entities)
     if r < 0.37:
         return _long_line_pair(w, attr)
     subject = w.subject()
@@ -396,17 +377,7 @@ def _pair(w: _Writer) -> Pair | None:
                 attr.key, **flags)
 
 
-def _entity_pair(w: _Writer) -> Pair | None:
-    if not w.vocab.entities:
-        return None
-    drawn = H.entity_pair(w.rng, w.vocab.entities)
-    if drawn is None:
-        return None
-    record, statement, relation, key = drawn
-    return Pair(record, statement, RELATIONS.index(relation), key)
-
-
-def _long_line_pair(w: _Writer, attr: Attribute) -> Pair | None:
+def _long_line_pair(w: Writer, attr: Attribute) -> Pair | None:
     """A short fact and a long chatty line: no relation, unless the line also carries a
     change (``update``) or a restatement (``same``) of the fact."""
     rng = w.rng
@@ -429,7 +400,7 @@ def _long_line_pair(w: _Writer, attr: Attribute) -> Pair | None:
                 f"long:{attr.key}")
 
 
-def _lookalike_pair(w: _Writer, attr: Attribute) -> Pair | None:
+def _lookalike_pair(w: Writer, attr: Attribute) -> Pair | None:
     found = w.lookalike(attr)
     if found is None:
         return None
@@ -442,7 +413,7 @@ def _lookalike_pair(w: _Writer, attr: Attribute) -> Pair | None:
                 RELATIONS.index("unrelated"), attr.key)
 
 
-def _scoped_pair(w: _Writer, attr: Attribute) -> Pair | None:
+def _scoped_pair(w: Writer, attr: Attribute) -> Pair | None:
     """A fact of one named project or thing and a statement about it (its own relation)
     or about another thing (unrelated, however alike the wording)."""
     rng = w.rng
@@ -473,7 +444,7 @@ def _scoped_pair(w: _Writer, attr: Attribute) -> Pair | None:
                 f"scoped:{attr.key}")
 
 
-def _pending_pair(w: _Writer, attr: Attribute) -> Pair | None:
+def _pending_pair(w: Writer, attr: Attribute) -> Pair | None:
     """A hedged claim waiting in pending and what settles it: the same value said firmly
     confirms it (``same``), another value firmly said replaces it (``update``), dropping
     the plan ends it (``end``)."""
@@ -499,7 +470,7 @@ def _pending_pair(w: _Writer, attr: Attribute) -> Pair | None:
                 attr.key, hedged=True)
 
 
-def _stance_pair(w: _Writer, attr: Attribute) -> Pair | None:
+def _stance_pair(w: Writer, attr: Attribute) -> Pair | None:
     """A liking or dislike of a thing and a later statement about it: the other side (or a
     flip) is an update of that stance, the same side a restatement; another thing of the
     same kind is one more stance beside it, a thing of another kind unrelated."""
@@ -549,7 +520,7 @@ def _stance_pair(w: _Writer, attr: Attribute) -> Pair | None:
                 f"stance:{attr.key}")
 
 
-def _unrelated(w: _Writer, attr: Attribute, subject: R.Subject, old: str) -> str | None:
+def _unrelated(w: Writer, attr: Attribute, subject: R.Subject, old: str) -> str | None:
     """A statement about another state variable than the record's, worded the way related
     statements are worded (a change, a restatement with "still", a correction, a hedge, an
     ending, a past state, a plain statement), so that wording alone never says "update" or
@@ -573,7 +544,7 @@ def _unrelated(w: _Writer, attr: Attribute, subject: R.Subject, old: str) -> str
     return chatter(rng)
 
 
-def _worded_like_a_relation(w: _Writer, attr: Attribute, subject: R.Subject) -> str | None:
+def _worded_like_a_relation(w: Writer, attr: Attribute, subject: R.Subject) -> str | None:
     """A statement of ``attr`` in one of the wordings pairs of related statements use."""
     v = w.value(attr)
     old = w.value(attr, v)
@@ -601,17 +572,17 @@ def question_pairs(vocab: Vocabulary, n: int, seed: int) -> list[QuestionPair]:
     any other fact of the same person, or chatter. A question about someone else often
     names them differently from the record ("where does Tom work?" / "my brother Tom got a
     job at ...")."""
-    w = _Writer(vocab, random.Random(f"questions:{seed}"))
-    return _collect(n, lambda: _question_pair(w))
+    w = Writer(vocab, random.Random(f"questions:{seed}"))
+    return collect(n, lambda: _question_pair(w))
 
 
-def _question_pair(w: _Writer) -> QuestionPair | None:
+def _question_pair(w: Writer) -> QuestionPair | None:
     attr = w.rng.choice(w.vocab.attributes)
     subject = w.subject(0.8)
     if w.rng.random() < 0.08:
         return _when_question_pair(w, attr, subject)
     if w.rng.random() < 0.06:
-        return _entity_question_pair(w)
+        return H.entity_question_pair(w.rng, w.vocab.entities)
     past = w.rng.random() < 0.25
     question = w.question(attr, R.restyled(w.rng, subject), past)
     if question is None:
@@ -628,17 +599,7 @@ def _question_pair(w: _Writer) -> QuestionPair | None:
                         relevant, attr.key, past)
 
 
-def _entity_question_pair(w: _Writer) -> QuestionPair | None:
-    if not w.vocab.entities:
-        return None
-    drawn = H.entity_question_pair(w.rng, w.vocab.entities)
-    if drawn is None:
-        return None
-    question, record, label, key = drawn
-    return QuestionPair(question, record, label == "relevant", key)
-
-
-def _when_question_pair(w: _Writer, attr: Attribute, subject: R.Subject) -> QuestionPair | None:
+def _when_question_pair(w: Writer, attr: Attribute, subject: R.Subject) -> QuestionPair | None:
     """"When did my X change to V?": the statement of that change (or of V as the state)
     answers it; a change to another value of the same attribute, or a change of another
     attribute, does not."""
@@ -666,7 +627,7 @@ def _when_question_pair(w: _Writer, attr: Attribute, subject: R.Subject) -> Ques
 _JOINS = (", and ", " - ", "; ", ", plus ", ". Also, ")
 
 
-def _with_another_fact(w: _Writer, attr: Attribute, subject: R.Subject, record: str) -> str:
+def _with_another_fact(w: Writer, attr: Attribute, subject: R.Subject, record: str) -> str:
     """``record`` with a fact of another attribute beside it ("I teach maths at a school
     in Cork", "I'm a nurse, and I live in Leeds"): real statements carry more than the one
     variable a question asks about, and a second one neither makes a statement relevant
@@ -676,12 +637,7 @@ def _with_another_fact(w: _Writer, attr: Attribute, subject: R.Subject, record: 
     if extra is None:
         return record
     first, second = (extra, record) if w.rng.random() < 0.25 else (record, extra)
-    return f"{first.rstrip('.!')}{w.rng.choice(_JOINS)}{_inner(second)}"
-
-
-def _inner(text: str) -> str:
-    """``text`` continuing a sentence: lower-case first letter, except for "I"."""
-    return text if text[:2] in ("I ", "I'") else text[:1].lower() + text[1:]
+    return f"{first.rstrip('.!')}{w.rng.choice(_JOINS)}{R.inner(second)}"
 
 
 def _scoped(rng: random.Random, text: str, thing: str) -> str:
@@ -698,7 +654,7 @@ def _scoped(rng: random.Random, text: str, thing: str) -> str:
     return f"{text} (that's for {thing})"
 
 
-def _two_scopes(w: _Writer) -> tuple[str, str] | None:
+def _two_scopes(w: Writer) -> tuple[str, str] | None:
     """Two different scopes of one kind: named projects, or purposes and periods."""
     if w.rng.random() < 0.5:
         return tuple(w.rng.sample(R.QUALIFIERS, 2))  # type: ignore[return-value]
@@ -706,7 +662,7 @@ def _two_scopes(w: _Writer) -> tuple[str, str] | None:
     return tuple(w.rng.sample(list(things), 2)) if len(things) >= 2 else None  # type: ignore[return-value]
 
 
-def _scoped_question_pair(w: _Writer, attr: Attribute, question: str, past: bool
+def _scoped_question_pair(w: Writer, attr: Attribute, question: str, past: bool
                           ) -> QuestionPair | None:
     """A question about one named project or thing, against records about it or about
     another one: the same attribute of another thing, or another attribute of the same
@@ -732,7 +688,7 @@ def _scoped_question_pair(w: _Writer, attr: Attribute, question: str, past: bool
                         R.noisy(rng, _scoped(rng, record, about)), relevant, attr.key, past)
 
 
-def _question_record(w: _Writer, attr: Attribute, subject: R.Subject, relevant: bool
+def _question_record(w: Writer, attr: Attribute, subject: R.Subject, relevant: bool
                      ) -> str | None:
     if relevant:
         return w.record(attr, subject, w.value(attr))
