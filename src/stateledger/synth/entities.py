@@ -46,8 +46,8 @@ class EntityKind:
     facets: tuple[Facet, ...]
 
 
-def _n(lo: float, hi: float, fmt: str, integer: bool = True) -> NumericPool:
-    return NumericPool(lo, hi, fmt, integer, rel_step=0.12)
+def _n(lo: float, hi: float, fmt: str) -> NumericPool:
+    return NumericPool(lo, hi, fmt, rel_step=0.12)
 
 
 _F = Facet
@@ -73,6 +73,11 @@ _DATES = ("March 3", "April 12", "May 30", "June 14", "July 1", "August 22", "Se
 _BANKS = ("Chase", "Ally", "Vanguard", "Fidelity", "Monzo", "Revolut", "Schwab",
           "a credit union", "HSBC", "Barclays", "ING", "N26")
 _MONTHLY = _n(8, 400, "${n} a month")
+# Where a service runs: the same facet of a database and of a site.
+_HOST = _F("host", _PROVIDERS,
+           ("{e} is hosted on {v}", "we run {e} on {v}", "{e} runs on {v}"),
+           ("we moved {e} to {v}", "{e} now lives on {v}", "{e} now runs on {v}"),
+           ("where is {e} hosted",))
 
 KINDS: tuple[EntityKind, ...] = (
     _K("app", ("Bitwarden", "Notion", "Obsidian", "Todoist", "Figma", "Trello", "Evernote",
@@ -109,10 +114,7 @@ KINDS: tuple[EntityKind, ...] = (
            ("the {e} data is {v}", "{e} takes {v} on disk"),
            ("{e} has grown to {v}", "after the cleanup {e} is {v}"),
            ("how big is our {e} data",)),
-        _F("host", _PROVIDERS,
-           ("{e} is hosted on {v}", "we run {e} on {v}"),
-           ("we moved {e} to {v}", "{e} now lives on {v}"),
-           ("where is {e} hosted",)),
+        _HOST,
     )),
     _K("budget", ("running gear", "groceries", "the holiday", "the wedding", "the kitchen "
                   "renovation", "eating out", "the garden", "gifts", "the home office",
@@ -309,10 +311,7 @@ KINDS: tuple[EntityKind, ...] = (
            ("{e} responds in {v}", "p95 on {e} is {v}"),
            ("we got {e} down to {v}", "{e} latency crept up to {v}"),
            ("how fast is {e}",)),
-        _F("host", _PROVIDERS,
-           ("{e} is hosted on {v}", "{e} runs on {v}"),
-           ("we moved {e} to {v}", "{e} now runs on {v}"),
-           ("where is {e} hosted",)),
+        _HOST,
         _F("framework", ("Django", "Rails", "Next.js", "Express", "Laravel", "FastAPI",
                          "Spring", "Flask", "Hugo", "WordPress"),
            ("{e} is built on {v}", "{e} uses {v}"),

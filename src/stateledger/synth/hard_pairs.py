@@ -110,9 +110,10 @@ def entity_pair(rng: random.Random, kinds: tuple[EntityKind, ...]) -> Pair | Non
 
 
 def _continuing(text: str) -> str:
-    """A filled phrasing continuing a sentence: a leading determiner lower-cased, a name
-    ("Kai is 12") kept as written."""
-    return text[:1].lower() + text[1:] if text.startswith(("The ", "My ", "Our ")) else text
+    """A filled phrasing continuing a sentence: a leading determiner or pronoun lower-cased,
+    a name ("Kai is 12") kept as written."""
+    opens = ("The ", "My ", "Our ", "We ", "They ")
+    return text[:1].lower() + text[1:] if text.startswith(opens) else text
 
 
 def entity_question_pair(rng: random.Random, kinds: tuple[EntityKind, ...]
