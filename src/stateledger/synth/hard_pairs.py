@@ -7,8 +7,8 @@
   (``unrelated``), the same facet changed (``update``) or restated (``same``), or the same
   facet of another thing of the kind (``unrelated``). The shares keep "same thing named"
   from saying anything on its own.
-- **Long off-topic lines.** A long chatty sentence ("it's got an octopus on it and reminds
-  me of my love for art and the sea") beside a short fact ("my favourite colour is blue") is
+- **Long off-topic lines.** A long chatty sentence ("we saw a lamp with a whale on it and it
+  takes me back to rainy afternoons with Kai") beside a short fact ("my name is Ana") is
   no update of it, however much sentiment or how many names it carries; the same long line
   carrying a change of the fact is one. Length and wording alone never decide.
 
@@ -148,28 +148,28 @@ _OPENERS = ("", "", "Oh, ", "Honestly, ", "Funny thing, ", "You know what, ", "H
 _THINGS = ("a mug", "a tote bag", "a poster", "a notebook", "a T-shirt", "a keychain",
            "a postcard", "a little painting", "a scarf", "a phone case", "a sticker",
            "a lamp", "a puzzle", "a cushion", "a print")
-_PICTURES = ("an octopus", "a lighthouse", "two cats", "a sunset", "a tiny dragon",
+_PICTURES = ("a lighthouse", "two cats", "a sunset", "a tiny dragon",
              "a sailboat", "mountains", "a fox", "sunflowers", "a whale", "a hot air balloon",
              "the night sky", "a bicycle", "a vintage map", "a robot")
 _GOT = ("I picked up {thing} at the market that has {pic} on it",
         "{name} gave me {thing} with {pic} on it",
-        "it's got {pic} on it",
+        "there's {pic} on the front of it",
         "I found {thing} with {pic} printed on the front",
         "the one I ended up with has {pic} on the side",
         "we saw {thing} with {pic} in a shop window")
-_MEMORIES = ("it reminds me of my love for {a} and {b}", "it takes me back to summers by {b}",
+_MEMORIES = ("it makes me think of {a} and {b}", "it takes me back to {b} with {name}",
              "it reminds me of the trip with {name} when we got lost",
              "which is such a nice reminder of {a}",
              "it brings back memories of painting with {name}",
              "it makes me think of {a} every time I see it",
-             "and it totally sums up my love for {a}")
+             "and it totally sums up how much I miss {a}")
 _FEELINGS = ("I can't stop smiling about it", "it made my whole week",
              "I honestly teared up a little", "{name} laughed so hard when I showed it",
              "I think I'll keep it forever", "it's silly but it makes me happy",
              "it was such a perfect day", "I'm a bit obsessed with it now",
              "everyone at the party loved it", "I want to frame it")
-_TOPICS = ("art", "the sea", "old films", "the mountains", "jazz", "my grandmother's garden",
-           "rainy afternoons", "good books", "travel", "baking", "the ocean", "childhood",
+_TOPICS = ("old films", "the mountains", "jazz", "my grandmother's garden",
+           "rainy afternoons", "good books", "travel", "baking", "childhood",
            "music", "autumn walks", "photography")
 
 
