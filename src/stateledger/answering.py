@@ -37,7 +37,7 @@ from stateledger.core.question import (
     subject_aliases,
     without_times,
 )
-from stateledger.core.resolver import NOT_IN_MEMORY, resolve_open
+from stateledger.core.resolver import NOT_IN_MEMORY, RELEVANT, resolve_open
 
 __all__ = ["OTHER_SLOT_WEIGHT", "SLOT_MATCH_RELEVANCE", "Relevance", "ShippedModels",
            "answer_from_packet", "default_relevance"]
@@ -106,8 +106,13 @@ def answer_from_packet(question: str, user_id: str, packet: Packet, vector: np.n
         assert model is not None
         return _same_variable(model, anchor, others)
 
+    def follows(older: Evidence, newer: Evidence) -> bool:
+        assert model is not None
+        return _follows(model, older, newer)
+
     found = resolve_open(question, packet.view, pool, at=at, relevance=scores, rank=rank,
                          same_variable=same_variable if scores is not None else None,
+                         follows=follows if scores is not None else None,
                          subject=subject, aliases=aliases)
     short = answer_value(question, found.value, found.used)
     trace = dict(packet.trace)
@@ -147,6 +152,14 @@ def _same_variable(model: Relevance, anchor: Evidence, others: Sequence[Evidence
              else (anchor.record, ev.record) for ev in others]
     probs = model.pair_relations([a.text for a, _ in pairs], [b.text for _, b in pairs])
     return [bool(p[UNRELATED] < 0.5) for p in probs]
+
+
+def _follows(model: Relevance, older: Evidence, newer: Evidence) -> bool:
+    """Whether the relation model is sure ``newer`` holds the next state of ``older``'s
+    variable (an update, a correction, an ending or a restatement): it puts no more on
+    "unrelated" than the answer step's relevance floor lets a record miss by."""
+    probs = model.pair_relations([older.record.text], [newer.record.text])[0]
+    return bool(probs[UNRELATED] <= RELEVANT)
 
 
 def _relevance(model: Relevance | None, asked: Sequence[str], question: str,

@@ -231,6 +231,41 @@ def test_the_chain_goes_past_the_anchors_neighbours_only_through_relevant_states
     assert [e.record.id for e in whole.used] == ["d"]
 
 
+def test_a_successor_left_out_by_relevance_counts_only_when_it_surely_follows() -> None:
+    # The write path retired the reading goal with a sentence that holds no value of it.
+    # Unless the relation model is sure that sentence holds the goal's next state (a
+    # correction or an ending would be), the goal it retired is still the newest state.
+    goal = rec("g", "My reading goal this winter is 12 books", status=Status.SUPERSEDED,
+               valid_to=T0 + timedelta(days=2), links=(Link("g", "w", LinkType.SUPERSEDED_BY),))
+    worry = rec("w", "I wonder if that's realistic at my pace", day=2,
+                links=(Link("w", "g", LinkType.SUPERSEDES),))
+    pool = ev(goal, worry)
+    asked = "How many books am I aiming to read this winter?"
+
+    def unsure(older: Evidence, newer: Evidence) -> bool:
+        return False
+
+    def sure(older: Evidence, newer: Evidence) -> bool:
+        assert (older.record.id, newer.record.id) == ("g", "w")
+        return True
+
+    kept = resolve_open(asked, View.CURRENT, pool, relevance=[0.95, 0.02], follows=unsure)
+    assert [e.record.id for e in kept.used] == ["g"]
+    followed = resolve_open(asked, View.CURRENT, pool, relevance=[0.95, 0.02], follows=sure)
+    assert [e.record.id for e in followed.used] == ["w"]
+    # A relevant successor needs no check.
+    relevant = resolve_open(asked, View.CURRENT, pool, relevance=[0.95, 0.9], follows=unsure)
+    assert [e.record.id for e in relevant.used] == ["w"]
+    # An older state filed into the chain by backfill follows nothing: it stays in the chain.
+    job = rec("j", "I'm a product manager at Zephyr Health", day=5,
+              links=(Link("j", "b", LinkType.SUPERSEDES),))
+    bank = rec("b", "I was a junior analyst at a bank", status=Status.SUPERSEDED,
+               valid_to=T0 + timedelta(days=5), links=(Link("b", "j", LinkType.SUPERSEDED_BY),))
+    before = resolve_open("What did I do before Zephyr?", View.HISTORICAL, ev(job, bank),
+                          relevance=[0.9, 0.1], follows=unsure)
+    assert [e.record.id for e in before.used] == ["b"]
+
+
 def test_a_set_question_lists_the_values_filed_beside_the_best_one() -> None:
     cello = rec("c", "I play the cello", links=(Link("c", "b", LinkType.HAS_EXCEPTION),))
     banjo = rec("b", "On weekends I also play the banjo", day=1,

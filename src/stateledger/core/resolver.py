@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
@@ -69,6 +70,8 @@ ELSEWHERE_MARGIN = 0.1  # someone else's record this much better: the question's
 
 Result = tuple[str | None, Evidence | None, str]
 SameVariable = Callable[[Evidence, Sequence[Evidence]], list[bool]]
+# (older, newer): the relation model is sure the newer is a state of the older's variable
+Follows = Callable[[Evidence, Evidence], bool]
 
 
 def _live(ev: Evidence, at: datetime | None) -> bool:
@@ -254,6 +257,7 @@ def resolve_open(
     relevance: Sequence[float] | None = None,
     rank: Sequence[float] | None = None,
     same_variable: SameVariable | None = None,
+    follows: Follows | None = None,
     at: datetime | None = None,
 ) -> Resolution:
     """Answer ``question`` from the evidence about ``subject`` that states the asked
@@ -264,7 +268,15 @@ def resolve_open(
     ``same_variable(anchor, others)`` says which of ``others`` hold the same state variable
     as ``anchor`` (a relation model); with it, time decides only among the states of the
     best-scored record's variable (its chain of state links, and the records the model
-    puts beside it), never between two facts that merely both look relevant."""
+    puts beside it), never between two facts that merely both look relevant.
+
+    ``follows(older, newer)`` says whether a relation model is sure ``newer`` holds the
+    next state of ``older``'s variable (updates, corrects or ends it). A successor in the
+    anchor's chain that the relevance scores leave out must pass it to count: a sentence
+    the write path took for an update ("I wonder if that's a realistic target" after a
+    reading goal of 12 books) would otherwise answer, and the state it retired stands as
+    the newest one instead; a correction ("oops, I mean Boulder") or an ending ("Biscuit
+    passed away") names the variable no better, and passes."""
     check_at(at)
     for name, scores in (("relevance", relevance), ("rank", rank)):
         if scores is not None and len(scores) != len(evidence):
@@ -296,8 +308,9 @@ def resolve_open(
     when, listing = asks_when(question), asks_all(question)
     if listing and not (_every_state(question, view) and same_variable is not None):
         return _all(question, view, kept, at, about)
+    heads: set[int] = set()
     if relevance is not None:
-        kept = _focus(kept, evidence, relevance, same_variable, rank)
+        kept, heads = _focus(kept, evidence, relevance, same_variable, rank, follows)
     if when:
         return _when(kept, at)
     if not listing and relevance is not None:
@@ -310,7 +323,7 @@ def resolve_open(
         # scored as relevant beside it.
         return _all(question, view, kept, at)
     if relevance is not None:
-        ordered = _time_ordered(question, view, kept, at)
+        ordered = _time_ordered(question, view, kept, at, heads)
         if ordered is not None:
             ev, why = ordered
             return Resolution(ev.record.text, ev.record.value, (ev,), why)
@@ -320,11 +333,16 @@ def resolve_open(
 
 
 def _focus(kept: Sequence[Evidence], evidence: Sequence[Evidence], relevance: Sequence[float],
-           same_variable: SameVariable | None, rank: Sequence[float] | None = None
-           ) -> list[Evidence]:
+           same_variable: SameVariable | None, rank: Sequence[float] | None = None,
+           follows: Follows | None = None) -> tuple[list[Evidence], set[int]]:
     """The states of the variable the best-scored record states: that record (the anchor)
     first, then its chain of state links and, with a relation model, the records it puts
-    beside it; without one, the records scored about as well as the anchor."""
+    beside it; without one, the records scored about as well as the anchor.
+
+    A successor in the chain that is not relevant itself counts only when ``follows``
+    says it holds the next state of the one it took over from. The second value
+    returned: the states that stand as the newest of their chain because their successor
+    was left out."""
     score = {id(ev): relevance[i] for i, ev in enumerate(evidence)}
     order = score if rank is None else {id(ev): rank[i] for i, ev in enumerate(evidence)}
     anchor = max(kept, key=lambda ev: order[id(ev)])
@@ -338,6 +356,16 @@ def _focus(kept: Sequence[Evidence], evidence: Sequence[Evidence], relevance: Se
     # another) must not carry the answer two hops away to a fact nobody asked about.
     chain = _chain_ids(anchor, evidence, lambda ev: score[id(ev)] >= RELEVANT)
     linked = [ev for ev in evidence if ev.record.id in chain and ev is not anchor]
+    heads: set[int] = set()
+    if follows is not None:
+        kept_links = []
+        for ev in linked:
+            before = _predecessor(ev, evidence)
+            if before is None or score[id(ev)] >= RELEVANT or follows(before, ev):
+                kept_links.append(ev)
+            else:
+                heads.add(id(before))
+        linked = kept_links
     # Beside the chain, only evidence scored about as well as the anchor may be a state of
     # its variable: a fact that merely shares the topic scores lower. Without a relation
     # model, time decides among those (a newer record that merely mentions the topic must
@@ -345,7 +373,7 @@ def _focus(kept: Sequence[Evidence], evidence: Sequence[Evidence], relevance: Se
     if same_variable is None:
         return [anchor, *linked, *(ev for ev in kept if ev is not anchor
                                    and ev.record.id not in chain
-                                   and score[id(ev)] >= top - RELEVANCE_MARGIN)]
+                                   and score[id(ev)] >= top - RELEVANCE_MARGIN)], heads
     if rank is None:
         rest = [ev for ev in kept if ev is not anchor and ev.record.id not in chain
                 and score[id(ev)] >= top - RELEVANCE_MARGIN]
@@ -354,7 +382,16 @@ def _focus(kept: Sequence[Evidence], evidence: Sequence[Evidence], relevance: Se
         rest = [ev for ev in kept if ev is not anchor and ev.record.id not in chain
                 and order[id(ev)] >= best - RANK_MARGIN]
     beside = [ev for ev, same in zip(rest, same_variable(anchor, rest), strict=True) if same]
-    return [anchor, *linked, *beside]
+    return [anchor, *linked, *beside], heads
+
+
+def _predecessor(ev: Evidence, evidence: Sequence[Evidence]) -> Evidence | None:
+    """The state ``ev`` took over from, when the packet holds it."""
+    by_id = {e.record.id: e for e in evidence}
+    for rid in ev.record.linked(LinkType.SUPERSEDES, LinkType.EVOLVES_FROM):
+        if rid in by_id:
+            return by_id[rid]
+    return None
 
 
 # A question in the past tense: "how much did we owe in January?", "where was I living
@@ -398,12 +435,14 @@ def _held_during_asked_period(question: str, kept: Sequence[Evidence],
                       f"the state of the asked variable during {times[0].value}")
 
 
-def _time_ordered(question: str, view: View, kept: Sequence[Evidence], at: datetime | None
+def _time_ordered(question: str, view: View, kept: Sequence[Evidence], at: datetime | None,
+                  heads: AbstractSet[int] = frozenset()
                   ) -> tuple[Evidence, str] | None:
     """Among evidence that all states the asked variable: the newest live state for a
     current (or neutral) question; for a "before" question the state that ended last, or
-    the older of the live ones. None for other views (the label rules decide)."""
-    live = [ev for ev in kept if _live(ev, at) or ev.label is Label.CURRENT]
+    the older of the live ones. None for other views (the label rules decide). ``heads``
+    (``id``s) stand as live: their successor was left out (see ``_focus``)."""
+    live = [ev for ev in kept if _live(ev, at) or ev.label is Label.CURRENT or id(ev) in heads]
     if view in (View.CURRENT, View.NEUTRAL) and live:
         pick = max(live, key=lambda ev: (ev.record.valid_from, ev.record.recorded_at))
         return pick, "the newest live state of the asked variable"
@@ -415,7 +454,7 @@ def _time_ordered(question: str, view: View, kept: Sequence[Evidence], at: datet
         if _EARLIEST.search(question):
             pick = min(held, key=lambda ev: ev.record.valid_from)
             return pick, "the earliest state of the asked variable"
-        ended = [ev for ev in held if _past(ev, at)]
+        ended = [ev for ev in held if _past(ev, at) and id(ev) not in heads]
         if ended:
             pick = max(ended, key=lambda ev: (ev.record.valid_to or ev.record.valid_from,
                                               ev.record.valid_from))
