@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -242,12 +243,12 @@ def test_a_successor_left_out_by_relevance_counts_only_when_it_surely_follows() 
     pool = ev(goal, worry)
     asked = "How many books am I aiming to read this winter?"
 
-    def unsure(older: Evidence, newer: Evidence) -> bool:
-        return False
+    def unsure(pairs: Sequence[tuple[Evidence, Evidence]]) -> list[bool]:
+        return [False] * len(pairs)
 
-    def sure(older: Evidence, newer: Evidence) -> bool:
-        assert (older.record.id, newer.record.id) == ("g", "w")
-        return True
+    def sure(pairs: Sequence[tuple[Evidence, Evidence]]) -> list[bool]:
+        assert [(a.record.id, b.record.id) for a, b in pairs] == [("g", "w")]
+        return [True]
 
     kept = resolve_open(asked, View.CURRENT, pool, relevance=[0.95, 0.02], follows=unsure)
     assert [e.record.id for e in kept.used] == ["g"]
@@ -256,6 +257,15 @@ def test_a_successor_left_out_by_relevance_counts_only_when_it_surely_follows() 
     # A relevant successor needs no check.
     relevant = resolve_open(asked, View.CURRENT, pool, relevance=[0.95, 0.9], follows=unsure)
     assert [e.record.id for e in relevant.used] == ["w"]
+    # The goal left standing is the current state, so "before" is the goal it replaced.
+    first = rec("f", "My reading goal this winter is 10 books", day=-1,
+                status=Status.SUPERSEDED, valid_to=T0,
+                links=(Link("f", "g", LinkType.SUPERSEDED_BY),))
+    goal2 = rec("g", goal.text, status=Status.SUPERSEDED, valid_to=T0 + timedelta(days=2),
+                links=(Link("g", "f", LinkType.SUPERSEDES), Link("g", "w", LinkType.SUPERSEDED_BY)))
+    earlier = resolve_open("How many books was I aiming to read before?", View.HISTORICAL,
+                           ev(first, goal2, worry), relevance=[0.9, 0.95, 0.02], follows=unsure)
+    assert [e.record.id for e in earlier.used] == ["f"]
     # An older state filed into the chain by backfill follows nothing: it stays in the chain.
     job = rec("j", "I'm a product manager at Zephyr Health", day=5,
               links=(Link("j", "b", LinkType.SUPERSEDES),))

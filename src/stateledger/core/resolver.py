@@ -39,7 +39,7 @@ filtering is "not in memory", never the nearest other fact.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -70,8 +70,9 @@ ELSEWHERE_MARGIN = 0.1  # someone else's record this much better: the question's
 
 Result = tuple[str | None, Evidence | None, str]
 SameVariable = Callable[[Evidence, Sequence[Evidence]], list[bool]]
-# (older, newer): the relation model is sure the newer is a state of the older's variable
-Follows = Callable[[Evidence, Evidence], bool]
+# For each (older, newer) pair: whether a relation model is sure the newer holds the next
+# state of the older's variable.
+Follows = Callable[[Sequence[tuple[Evidence, Evidence]]], list[bool]]
 
 
 def _live(ev: Evidence, at: datetime | None) -> bool:
@@ -270,8 +271,9 @@ def resolve_open(
     best-scored record's variable (its chain of state links, and the records the model
     puts beside it), never between two facts that merely both look relevant.
 
-    ``follows(older, newer)`` says whether a relation model is sure ``newer`` holds the
-    next state of ``older``'s variable (updates, corrects or ends it). A successor in the
+    ``follows(pairs)`` says for each (older, newer) pair whether a relation model is sure
+    ``newer`` holds the next state of ``older``'s variable (updates, corrects or ends it).
+    A successor in the
     anchor's chain that the relevance scores leave out must pass it to count: a sentence
     the write path took for an update ("I wonder if that's a realistic target" after a
     reading goal of 12 books) would otherwise answer, and the state it retired stands as
@@ -358,14 +360,14 @@ def _focus(kept: Sequence[Evidence], evidence: Sequence[Evidence], relevance: Se
     linked = [ev for ev in evidence if ev.record.id in chain and ev is not anchor]
     heads: set[int] = set()
     if follows is not None:
-        kept_links = []
-        for ev in linked:
-            before = _predecessor(ev, evidence)
-            if before is None or score[id(ev)] >= RELEVANT or follows(before, ev):
-                kept_links.append(ev)
-            else:
-                heads.add(id(before))
-        linked = kept_links
+        by_id = {e.record.id: e for e in evidence}
+        doubtful = [(before, ev) for ev in linked if score[id(ev)] < RELEVANT
+                    and (before := _predecessor(ev, by_id)) is not None]
+        left_out = [(before, ev) for (before, ev), sure
+                    in zip(doubtful, follows(doubtful), strict=True) if not sure]
+        heads = {id(before) for before, _ in left_out}
+        dropped = {id(ev) for _, ev in left_out}
+        linked = [ev for ev in linked if id(ev) not in dropped]
     # Beside the chain, only evidence scored about as well as the anchor may be a state of
     # its variable: a fact that merely shares the topic scores lower. Without a relation
     # model, time decides among those (a newer record that merely mentions the topic must
@@ -385,9 +387,8 @@ def _focus(kept: Sequence[Evidence], evidence: Sequence[Evidence], relevance: Se
     return [anchor, *linked, *beside], heads
 
 
-def _predecessor(ev: Evidence, evidence: Sequence[Evidence]) -> Evidence | None:
-    """The state ``ev`` took over from, when the packet holds it."""
-    by_id = {e.record.id: e for e in evidence}
+def _predecessor(ev: Evidence, by_id: Mapping[str, Evidence]) -> Evidence | None:
+    """The state ``ev`` took over from, when the packet (``by_id``) holds it."""
     for rid in ev.record.linked(LinkType.SUPERSEDES, LinkType.EVOLVES_FROM):
         if rid in by_id:
             return by_id[rid]
