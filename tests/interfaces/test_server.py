@@ -216,6 +216,36 @@ def test_oversized_body_gets_413(server: LiveServer, keys: dict[str, str]) -> No
     assert server.memory.users() == before
 
 
+def test_a_body_that_goes_over_the_limit_in_its_last_part_gets_413_at_once() -> None:
+    # The part that crossed the limit was the body's last: nothing is left to drain, and
+    # waiting for more would hold the 413 until the body timeout (a flaky suite failure
+    # when the server happened to read the final chunk in one piece).
+    import asyncio
+
+    from stateledger.interfaces.server.app import BodyLimit
+
+    async def endpoint(scope: Any, receive: Any, send: Any) -> None:
+        raise AssertionError("the endpoint must not see a refused body")
+
+    parts = [{"type": "http.request", "body": b"x" * 60, "more_body": True},
+             {"type": "http.request", "body": b"x" * 60, "more_body": False}]
+    sent: list[dict[str, Any]] = []
+
+    async def receive() -> dict[str, Any]:
+        if parts:
+            return parts.pop(0)
+        await asyncio.Event().wait()  # a finished body: the server waits for a disconnect
+        raise AssertionError("unreachable")
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    scope = {"type": "http", "method": "POST", "path": "/v1/memories", "headers": []}
+    asyncio.run(asyncio.wait_for(BodyLimit(endpoint, limit=100, timeout=30)(
+        scope, receive, send), timeout=5))
+    assert sent[0]["type"] == "http.response.start" and sent[0]["status"] == 413
+
+
 @pytest.mark.parametrize(
     ("body", "status", "type_", "needle"),
     [

@@ -130,20 +130,24 @@ class BodyLimit:
             if message["type"] != "http.request":
                 break
             size += len(message.get("body", b""))
-            if size > self.limit:
-                await self._reject(scope, receive, send)
-                return
             more = bool(message.get("more_body", False))
+            if size > self.limit:
+                # The part that went over the limit may be the body's last: then there is
+                # nothing left to drain, and a receive() would wait for a disconnect.
+                await self._reject(scope, receive, send, drain=more)
+                return
 
         async def replay() -> Message:
             return buffered.pop(0) if buffered else await receive()
 
         await self.app(scope, replay, send)
 
-    async def _reject(self, scope: Scope, receive: Receive, send: Send) -> None:
+    async def _reject(self, scope: Scope, receive: Receive, send: Send, *,
+                      drain: bool = True) -> None:
         # Drain first: once the response is sent the server reports every further
         # receive() as a disconnect (uvicorn does), so the body could no longer be read.
-        await self._drain(receive)
+        if drain:
+            await self._drain(receive)
         response = _error(413, "payload_too_large",
                           f"request body is over the limit of {self.limit:,} bytes",
                           Connection="close")
