@@ -94,3 +94,14 @@ def test_every_counted_item_is_on_the_list_however_its_update_was_worded(mem: Me
     for item in ("5 onion", "1 olive oil", "2 lemon"):
         assert item in ans.value, ans.value
     assert "overtime" not in ans.text
+
+
+def test_a_newer_state_told_with_more_news_answers_the_current_question(mem: Memory) -> None:
+    # The second sentence adds news of another kind; the reranker is sure both state the
+    # boy's age, so time decides between them (the relation model alone read the pair as
+    # unrelated).
+    mem.add("My son Leo is 9.", user_id="ada", at="2023-03-01")
+    mem.add("Leo turned 10 last week and had a big party.", user_id="ada", at="2024-03-10")
+    ans = mem.answer("How old is Leo?", user_id="ada")
+    assert ans.found and ans.text.startswith("Leo turned 10"), ans.text
+

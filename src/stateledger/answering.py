@@ -17,7 +17,7 @@ Pure but for the model calls: nothing here reads or writes the store.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Protocol
 
@@ -28,8 +28,9 @@ from stateledger.core.cues import question_slots
 from stateledger.core.evidence_rank import rank_evidence
 from stateledger.core.extract import answer_value
 from stateledger.core.model import Answer, Evidence, Packet, Record
-from stateledger.core.open_world import UNRELATED
+from stateledger.core.open_world import COEXIST, UNRELATED
 from stateledger.core.question import (
+    by_name,
     in_first_person_question,
     named,
     names,
@@ -39,8 +40,8 @@ from stateledger.core.question import (
 )
 from stateledger.core.resolver import NOT_IN_MEMORY, resolve_open
 
-__all__ = ["OTHER_SLOT_WEIGHT", "SLOT_MATCH_RELEVANCE", "SURELY_FOLLOWS", "Relevance",
-           "ShippedModels", "answer_from_packet", "default_relevance"]
+__all__ = ["BOTH_STATE_IT", "OTHER_SLOT_WEIGHT", "SLOT_MATCH_RELEVANCE", "SURELY_FOLLOWS",
+           "Relevance", "ShippedModels", "answer_from_packet", "default_relevance"]
 
 SLOT_MATCH_RELEVANCE = 0.7  # least relevance of a record of the slot the question asks first
 OTHER_SLOT_WEIGHT = 0.5  # relevance factor of a record of another slot, when the asked one is there
@@ -49,6 +50,13 @@ OTHER_SLOT_WEIGHT = 0.5  # relevance factor of a record of another slot, when th
 # between pairs seen while writing it: corrections and endings from the hand-written
 # dialogues at 0.01-0.21, two wrongly linked BEAM dev sentences at 0.34 / 0.39.
 SURELY_FOLLOWS = 0.25
+# Least relevance at which the reranker, reading the question, is taken to be sure that a
+# record states the asked variable's value: two records it is that sure of are two states
+# of one variable, whatever the question-blind relation model makes of the pair (it reads
+# "Leo turned 10 last week and had a big party" beside "My son Leo is 9" as unrelated),
+# unless it says the newer coexists with the older. Tuned on the benches: 0.9 was tried
+# first; 0.95 keeps its gains and loses one state-bench probe fewer (docs/BENCHMARKS.md).
+BOTH_STATE_IT = 0.95
 
 
 class Relevance(Protocol):
@@ -94,22 +102,35 @@ def answer_from_packet(question: str, user_id: str, packet: Packet, vector: np.n
     # reads one pair at a time and takes a name for someone other than the "I" of a
     # record. A question about the user by name is asked in the first person ("What is
     # James's job?" -> "What is my job?"), and so is a question about someone else for
-    # their own first-person words (Leo's "I ran my first half marathon in Lisbon"); for
-    # the rest, "my brother" gets the name a record gives him ("... my brother Callum
-    # ..."), so "Callum just moved to Bristol" reads as his.
+    # their own first-person words (Leo's "I ran my first half marathon in Lisbon"). A
+    # record that names the role is asked with the name a record gives the person beside
+    # it ("where does my brother Callum live?" for "my brother Callum lives in Leeds"),
+    # one that calls them by name only is asked by that name ("where does Callum live?"
+    # for "Callum just moved to Bristol": the role it does not repeat would read as
+    # someone it does not mention).
     mine = without_times(in_first_person_question(
         question, user_id if subject == "user" else subject))
     theirs = mine if subject == "user" else without_times(named(question, subject, aliases))
-    asked = [mine if subject == "user" or (ev.record.subject in (subject, *aliases)
-                                           and not names(subject, ev.record.text)) else theirs
-             for ev in pool]
+
+    def asked_of(record: Record) -> str:
+        if subject == "user" or names(subject, record.text):
+            return theirs
+        called = next((a for a in aliases if names(a, record.text)), None)
+        if called is not None:
+            return without_times(by_name(question, subject, called))
+        return mine if record.subject in (subject, *aliases) else theirs
+
+    asked = [asked_of(ev.record) for ev in pool]
     scores = _relevance(model, asked, question, pool)
     rank = None if scores is None else rank_evidence(question, pool, scores,
                                                      _similarity(pool, vector))
 
+    relevance_of = {} if scores is None else {
+        id(ev): p for ev, p in zip(pool, scores, strict=True)}
+
     def same_variable(anchor: Evidence, others: Sequence[Evidence]) -> list[bool]:
         assert model is not None
-        return _same_variable(model, anchor, others)
+        return _same_variable(model, anchor, others, relevance_of)
 
     def follows(pairs: Sequence[tuple[Evidence, Evidence]]) -> list[bool]:
         assert model is not None
@@ -142,21 +163,30 @@ def answer_from_packet(question: str, user_id: str, packet: Packet, vector: np.n
     )
 
 
-def _same_variable(model: Relevance, anchor: Evidence, others: Sequence[Evidence]
-                   ) -> list[bool]:
+def _same_variable(model: Relevance, anchor: Evidence, others: Sequence[Evidence],
+                   relevance_of: Mapping[int, float]) -> list[bool]:
     """Which of ``others`` hold a state of the same variable as ``anchor``: the relation
     model, reading each pair in time order (the older as the record, the newer as the
     statement, as on the write path), says anything but "unrelated". A value that coexists
     with the anchor's counts: "these days I mostly listen to indie rock" beside "I mostly
     listen to bluegrass" is the newer answer to "what do I mostly listen to?"; a second pet
     the question does not ask about ("what is my cat's name?" beside "we adopted a
-    beagle") is left out by relevance, not here."""
+    beagle") is left out by relevance, not here.
+
+    The question decides too: when ``relevance_of`` (the reranker's score of each record
+    for the question) puts both the anchor and another record at ``BOTH_STATE_IT`` or
+    more, both state the asked variable, and only a relation model that reads the newer
+    as coexisting keeps them apart: the question-blind pair model misses updates told
+    with more news beside them ("Leo turned 10 last week and had a big party")."""
     if not others:
         return []
     pairs = [(ev.record, anchor.record) if ev.record.valid_from <= anchor.record.valid_from
              else (anchor.record, ev.record) for ev in others]
     probs = model.pair_relations([a.text for a, _ in pairs], [b.text for _, b in pairs])
-    return [bool(p[UNRELATED] < 0.5) for p in probs]
+    sure = relevance_of.get(id(anchor), 0.0) >= BOTH_STATE_IT
+    return [bool(p[UNRELATED] < 0.5 or (
+        sure and relevance_of.get(id(ev), 0.0) >= BOTH_STATE_IT and int(p.argmax()) != COEXIST))
+        for ev, p in zip(others, probs, strict=True)]
 
 
 def _follows(model: Relevance, pairs: Sequence[tuple[Evidence, Evidence]]) -> list[bool]:

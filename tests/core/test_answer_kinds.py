@@ -26,6 +26,7 @@ from stateledger.core.question import (
     answer_kind,
     asks_all,
     asks_when,
+    by_name,
     in_first_person_question,
     named,
     question_subject,
@@ -74,6 +75,11 @@ def test_a_role_takes_the_names_records_give_it() -> None:
     assert named("What is my brother's job?", "brother", ("callum",)) == (
         "What is my brother Callum's job?")
     assert named("Where does my brother live?", "brother", ()) == "Where does my brother live?"
+    # A record that calls him by name only is asked by that name.
+    assert by_name("Where does my brother live now?", "brother", "callum") == (
+        "Where does Callum live now?")
+    assert by_name("What is our daughter's school?", "daughter", "mia") == (
+        "What is Mia's school?")
 
 
 def test_a_question_about_the_user_by_name_is_asked_in_the_first_person() -> None:
@@ -402,3 +408,4 @@ def test_only_a_whole_month_word_makes_a_date_after_new_or_a_comparative() -> No
         assert not cues.presupposes_change(text), text
     for text in ("our new Sept 9 deadline", "the new March 14 review date"):
         assert cues.presupposes_change(text), text
+

@@ -163,6 +163,15 @@ def named(question: str, subject: str, aliases: Sequence[str]) -> str:
                   count=1, flags=re.I)
 
 
+def by_name(question: str, subject: str, alias: str) -> str:
+    """``question`` with its role word replaced by ``alias`` ("what does my wife do" ->
+    "what does Rosa do"): how to ask a record that calls the person by name only ("Rosa
+    started a new role as a hospital manager"), which a question naming the role, too,
+    reads as about someone the record does not mention."""
+    return re.sub(rf"\b(?:my|our)\s+{re.escape(subject)}\b", alias.capitalize(), question,
+                  count=1, flags=re.I)
+
+
 def same_subject(subject: str, text: str, other_subject: str, other_text: str = "") -> bool:
     """Whether two records (or a question's subject and a record) are about one person:
     equal subjects, or, for someone other than the user, a text that names them ("my
