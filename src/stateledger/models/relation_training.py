@@ -50,19 +50,22 @@ class RelationData:
 
 def generate_data(vocab: Vocabulary, sizes: dict[str, tuple[int, int, int]], seed: int = 0,
                   extra: dict[str, tuple[list[Pair], list[QuestionPair]]] | None = None,
-                  held_out: bool = True) -> dict[str, RelationData]:
+                  held_out: bool = True, loose: bool = False) -> dict[str, RelationData]:
     """Per split: (pairs, question pairs, statements) of the sizes asked; ``extra`` adds
     mined pairs to a split (``synth.mined``, split by conversation by the caller). With
     ``held_out`` off, the training split is drawn from every attribute (the shipped
-    weights), so validation then measures new values and phrasings, not new attributes."""
+    weights), so validation then measures new values and phrasings, not new attributes.
+    ``loose`` words the generated pairs and statements as a chat may (asides, emphasis, a
+    subject left out: ``render.told_loosely``); the shipped weights were trained without."""
     splits = split_vocabulary(vocab, seed)
     if not held_out:
         splits["train"] = vocab
     out: dict[str, RelationData] = {}
     for split, (n_pairs, n_questions, n_statements) in sizes.items():
         v = splits[split]
-        data = RelationData(pairs(v, n_pairs, seed), question_pairs(v, n_questions, seed),
-                            statement_examples(v, n_statements, seed))
+        data = RelationData(pairs(v, n_pairs, seed, loose=loose),
+                            question_pairs(v, n_questions, seed),
+                            statement_examples(v, n_statements, seed, loose=loose))
         if extra and split in extra:
             more_pairs, more_questions = extra[split]
             data = RelationData(data.pairs + more_pairs, data.questions + more_questions,

@@ -81,6 +81,9 @@ def _relation_parser(tsub: Any) -> None:
                    help="train on the training attributes only, so validation measures "
                    "transfer to attributes never seen (the shipped weights train on every "
                    "attribute)")
+    p.add_argument("--chat-noise", action="store_true",
+                   help="word generated texts as chats do (asides after a fact, emphasis, "
+                   "a subject left out); the shipped weights were trained without it")
     p.add_argument("--out", type=Path, default=None, help="output folder (default: package)")
     p.add_argument("--threads", type=int, default=2, help="torch CPU threads")
     p.add_argument("--json", action="store_true", help="print one JSON object")
@@ -106,7 +109,7 @@ def cmd_relation(args: argparse.Namespace) -> None:
              "val": (args.val, args.val // 3, args.val)}
     extra = mined_pairs(args.seed) if args.mine else None
     data = generate_data(vocabulary(), sizes, seed=args.seed, extra=extra,
-                         held_out=args.held_out)
+                         held_out=args.held_out, loose=args.chat_noise)
     with progress_bar() as bar:
         report = train_relation_model(
             data, PairTrainConfig(layers=args.layers, epochs=args.epochs, seed=args.seed,

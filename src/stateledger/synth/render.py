@@ -436,6 +436,52 @@ def fill(template: str, attr: Attribute, *, v: str = "", old: str = "", name: st
     return moved
 
 
+# Reasons and asides told after a fact ("... since my son was born", "... which is a
+# relief"): they change neither whether a text states a fact nor how it relates to another
+# one, so a model must not read them as a second, unrelated statement.
+ASIDES = (
+    " since my son was born", " since the baby arrived", " because work got so busy",
+    " after the move", " thanks to the new job", " now that things have calmed down",
+    " after a lot of back and forth", " which is a relief", " and I'm really happy about it",
+    " and honestly it's been great", " which surprised everyone", " for health reasons",
+    " on my doctor's advice", " to save a bit of money", " after talking it over with my partner",
+    " if you can believe it", " believe it or not", " and it's been a big adjustment",
+    " so that's settled", " which took a while to sort out", " because of the kids",
+    " after the holidays", " thanks to a friend's advice", " and it feels strange",
+    " for the first time in years", " after everything that happened",
+)
+# Words of emphasis a speaker puts after "I" ("I actually love running now").
+EMPHASIS = ("actually", "really", "honestly", "genuinely", "totally", "definitely")
+_OPENING_I = re.compile(r"^(I|We) (?!(?:am|was|were|will|would|should|could|might|may|can|"
+                        r"do|did|does|have|had|has|not|don't|didn't)\b)(?=[a-z])")
+# A subject left out, the way chat messages often open ("Got my screen time down to two
+# hours", "Moved to Leeds last week"): only before a verb, so the rest still reads as the
+# same statement.
+_PAST = (r"got|went|bought|sold|took|made|left|began|found|quit|sent|set|put|had|gave|ran|"
+         r"won|lost|felt|kept|met|paid|spent|built|came|became|broke|chose|drove|wrote|grew|"
+         r"switched|finally|just|never|always|still|now|also")
+_ELIDABLE = re.compile(rf"^(?:(?:I|We) (?=\w+ed\b|(?:{_PAST})\b)|(?:I've|We've) "
+                       rf"(?=\w+(?:ed|en)\b|(?:{_PAST}|been)\b)|(?:I'm|We're) (?=\w+ing\b))")
+
+
+def elided(text: str) -> str:
+    """``text`` without its opening "I" / "We" where a verb follows (else unchanged)."""
+    out = _ELIDABLE.sub("", text, count=1)
+    return out if out == text else out[:1].upper() + out[1:]
+
+
+def told_loosely(rng: random.Random, text: str) -> str:
+    """``text`` as a chat message may put it, the same statement: sometimes with an aside
+    after it (not after a question), a word of emphasis after its opening "I", or without
+    its opening subject (``stateledger train relation --chat-noise``)."""
+    out = text
+    if rng.random() < 0.1 and not out.rstrip().endswith("?"):
+        out = out.rstrip().rstrip(".!") + rng.choice(ASIDES)
+    if rng.random() < 0.08:
+        out = _OPENING_I.sub(lambda m: f"{m[1]} {rng.choice(EMPHASIS)} ", out, count=1)
+    return elided(out) if rng.random() < 0.1 else out
+
+
 # A text that reads as a clause inside another sentence: it opens with its subject.
 _CLAUSE = re.compile(r"^(?:I|I'm|I've|I'd|we|we're|we've|my|our|the)\b", re.I)
 

@@ -9,7 +9,7 @@ from the same split vocabularies.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from stateledger.synth import hard_pairs as H
 from stateledger.synth import render as R
@@ -33,10 +33,20 @@ class StatementExample:
     attribute: str | None = None
 
 
-def statement_examples(vocab: Vocabulary, n: int, seed: int) -> list[StatementExample]:
-    """``n`` single texts with their stance labels."""
+def statement_examples(vocab: Vocabulary, n: int, seed: int, *, loose: bool = False
+                       ) -> list[StatementExample]:
+    """``n`` single texts with their stance labels; with ``loose``, each text as a chat
+    may put it (``render.told_loosely``: the same stance)."""
     w = Writer(vocab, random.Random(f"statements:{seed}"))
-    return collect(n, lambda: _statement(w))
+    if not loose:
+        return collect(n, lambda: _statement(w))
+    return collect(n, lambda: _loosely(w.rng, _statement(w)))
+
+
+def _loosely(rng: random.Random, example: StatementExample | None) -> StatementExample | None:
+    if example is None:
+        return None
+    return replace(example, text=R.told_loosely(rng, example.text))
 
 
 def _statement(w: Writer) -> StatementExample | None:

@@ -25,7 +25,7 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TypeVar
 
 from stateledger.core.open_world import RELATIONS
@@ -311,10 +311,20 @@ def collect(n: int, make: Callable[[], _T | None]) -> list[_T]:
     return out
 
 
-def pairs(vocab: Vocabulary, n: int, seed: int) -> list[Pair]:
-    """``n`` (record, statement) pairs with gold relations, roughly balanced."""
+def pairs(vocab: Vocabulary, n: int, seed: int, *, loose: bool = False) -> list[Pair]:
+    """``n`` (record, statement) pairs with gold relations, roughly balanced; with
+    ``loose``, both texts as a chat may put them (``render.told_loosely``)."""
     w = Writer(vocab, random.Random(f"pairs:{seed}"))
-    return collect(n, lambda: _pair(w))
+    if not loose:
+        return collect(n, lambda: _pair(w))
+    return collect(n, lambda: _loosely(w.rng, _pair(w)))
+
+
+def _loosely(rng: random.Random, pair: Pair | None) -> Pair | None:
+    if pair is None:
+        return None
+    return replace(pair, record=R.told_loosely(rng, pair.record),
+                   statement=R.told_loosely(rng, pair.statement))
 
 
 def _pair(w: Writer) -> Pair | None:
