@@ -113,7 +113,9 @@ def answer_from_packet(question: str, user_id: str, packet: Packet, vector: np.n
     theirs = mine if subject == "user" else without_times(named(question, subject, aliases))
 
     def asked_of(record: Record) -> str:
-        if subject == "user" or names(subject, record.text):
+        if subject == "user":
+            return mine
+        if names(subject, record.text):
             return theirs
         called = next((a for a in aliases if names(a, record.text)), None)
         if called is not None:
@@ -183,10 +185,15 @@ def _same_variable(model: Relevance, anchor: Evidence, others: Sequence[Evidence
     pairs = [(ev.record, anchor.record) if ev.record.valid_from <= anchor.record.valid_from
              else (anchor.record, ev.record) for ev in others]
     probs = model.pair_relations([a.text for a, _ in pairs], [b.text for _, b in pairs])
-    sure = relevance_of.get(id(anchor), 0.0) >= BOTH_STATE_IT
-    return [bool(p[UNRELATED] < 0.5 or (
-        sure and relevance_of.get(id(ev), 0.0) >= BOTH_STATE_IT and int(p.argmax()) != COEXIST))
-        for ev, p in zip(others, probs, strict=True)]
+    anchor_sure = relevance_of.get(id(anchor), 0.0) >= BOTH_STATE_IT
+
+    def same(ev: Evidence, p: np.ndarray) -> bool:
+        if p[UNRELATED] < 0.5:
+            return True
+        both_sure = anchor_sure and relevance_of.get(id(ev), 0.0) >= BOTH_STATE_IT
+        return both_sure and int(p.argmax()) != COEXIST
+
+    return [same(ev, p) for ev, p in zip(others, probs, strict=True)]
 
 
 def _follows(model: Relevance, pairs: Sequence[tuple[Evidence, Evidence]]) -> list[bool]:

@@ -455,13 +455,13 @@ EMPHASIS = ("actually", "really", "honestly", "genuinely", "totally", "definitel
 _OPENING_I = re.compile(r"^(I|We) (?!(?:am|was|were|will|would|should|could|might|may|can|"
                         r"do|did|does|have|had|has|not|don't|didn't)\b)(?=[a-z])")
 # A subject left out, the way chat messages often open ("Got my screen time down to two
-# hours", "Moved to Leeds last week"): only before a verb, so the rest still reads as the
-# same statement.
-_PAST = (r"got|went|bought|sold|took|made|left|began|found|quit|sent|set|put|had|gave|ran|"
-         r"won|lost|felt|kept|met|paid|spent|built|came|became|broke|chose|drove|wrote|grew|"
-         r"switched|finally|just|never|always|still|now|also")
-_ELIDABLE = re.compile(rf"^(?:(?:I|We) (?=\w+ed\b|(?:{_PAST})\b)|(?:I've|We've) "
-                       rf"(?=\w+(?:ed|en)\b|(?:{_PAST}|been)\b)|(?:I'm|We're) (?=\w+ing\b))")
+# hours", "Moved to Leeds last week"): only before a verb (or an adverb that opens one:
+# "never", "just"), so the rest still reads as the same statement.
+_VERB_NEXT = (r"got|went|bought|sold|took|made|left|began|found|quit|sent|set|put|had|gave|ran|"
+              r"won|lost|felt|kept|met|paid|spent|built|came|became|broke|chose|drove|wrote|"
+              r"grew|switched|finally|just|never|always|still|now|also")
+_ELIDABLE = re.compile(rf"^(?:(?:I|We) (?=\w+ed\b|(?:{_VERB_NEXT})\b)|(?:I've|We've) "
+                       rf"(?=\w+(?:ed|en)\b|(?:{_VERB_NEXT}|been)\b)|(?:I'm|We're) (?=\w+ing\b))")
 
 
 def elided(text: str) -> str:

@@ -9,14 +9,14 @@ from the same split vocabularies.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from stateledger.synth import hard_pairs as H
 from stateledger.synth import render as R
 from stateledger.synth import variants as V
 from stateledger.synth.chatter import chatter
 from stateledger.synth.schema import NumericPool
-from stateledger.synth.statements import Vocabulary, Writer, collect
+from stateledger.synth.statements import Vocabulary, Writer, collect, reworded
 
 
 @dataclass(frozen=True)
@@ -38,15 +38,9 @@ def statement_examples(vocab: Vocabulary, n: int, seed: int, *, loose: bool = Fa
     """``n`` single texts with their stance labels; with ``loose``, each text as a chat
     may put it (``render.told_loosely``: the same stance)."""
     w = Writer(vocab, random.Random(f"statements:{seed}"))
-    if not loose:
-        return collect(n, lambda: _statement(w))
-    return collect(n, lambda: _loosely(w.rng, _statement(w)))
-
-
-def _loosely(rng: random.Random, example: StatementExample | None) -> StatementExample | None:
-    if example is None:
-        return None
-    return replace(example, text=R.told_loosely(rng, example.text))
+    if loose:
+        return collect(n, lambda: reworded(w.rng, _statement(w), "text"))
+    return collect(n, lambda: _statement(w))
 
 
 def _statement(w: Writer) -> StatementExample | None:

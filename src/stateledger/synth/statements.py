@@ -26,7 +26,7 @@ import random
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from stateledger.core.open_world import RELATIONS
 from stateledger.synth import hard_pairs as H
@@ -38,7 +38,11 @@ from stateledger.synth.episode_pools import PEOPLE
 from stateledger.synth.examples import Pair, QuestionPair
 from stateledger.synth.schema import Attribute, NumericPool
 
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
 _T = TypeVar("_T")
+_D = TypeVar("_D", bound="DataclassInstance")
 SPLITS: tuple[str, ...] = ("train", "val", "test")
 _FRACTIONS = {"train": 0.7, "val": 0.15, "test": 0.15}
 
@@ -315,16 +319,17 @@ def pairs(vocab: Vocabulary, n: int, seed: int, *, loose: bool = False) -> list[
     """``n`` (record, statement) pairs with gold relations, roughly balanced; with
     ``loose``, both texts as a chat may put them (``render.told_loosely``)."""
     w = Writer(vocab, random.Random(f"pairs:{seed}"))
-    if not loose:
-        return collect(n, lambda: _pair(w))
-    return collect(n, lambda: _loosely(w.rng, _pair(w)))
+    if loose:
+        return collect(n, lambda: reworded(w.rng, _pair(w), "record", "statement"))
+    return collect(n, lambda: _pair(w))
 
 
-def _loosely(rng: random.Random, pair: Pair | None) -> Pair | None:
-    if pair is None:
+def reworded(rng: random.Random, item: _D | None, *fields: str) -> _D | None:
+    """``item`` (a generated example, a dataclass) with each named text field as a chat
+    may put it (``render.told_loosely``); None stays None."""
+    if item is None:
         return None
-    return replace(pair, record=R.told_loosely(rng, pair.record),
-                   statement=R.told_loosely(rng, pair.statement))
+    return replace(item, **{f: R.told_loosely(rng, getattr(item, f)) for f in fields})
 
 
 def _pair(w: Writer) -> Pair | None:
