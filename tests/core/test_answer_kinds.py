@@ -300,11 +300,30 @@ def test_answer_kind_reads_the_shape_of_the_question() -> None:
     assert answer_kind("By what date do I need to file?") == "time"
     assert answer_kind("What is the deadline for the grant?") == "time"
     assert answer_kind("Where do I live?") is None
-    assert answer_kind("Who is my manager?") is None
+    assert answer_kind("Who is my manager?") == "person"
+    assert answer_kind("So who did I report to before?") == "person"
     assert states_kind("we cut it to one coffee a day", "number")
     assert not states_kind("the coffee budget is being discussed", "number")
     assert states_kind("moved to March 22 at 4:30 PM", "time")
     assert not states_kind("the call got moved again", "time")
+    # A name inside a sentence, or opening one with a verb of its own; not a capital that
+    # merely opens a sentence, nor a title's full stop read as a sentence's end.
+    assert states_kind("I meet with my mentor Felix every month", "person")
+    assert states_kind("Kenji agreed to be my new mentor.", "person")
+    assert states_kind("Anyway. Greta isn't my boss anymore", "person")
+    assert states_kind("We took the dogs to Dr. Okafor.", "person")
+    assert not states_kind("Total pet person.", "person")
+    assert not states_kind("The mentoring is going great! I love it.", "person")
+
+
+def test_a_question_that_asks_who_is_answered_by_a_record_that_names_someone() -> None:
+    remark = rec("a", "Honestly the mentoring has been the best part of my year.", 5)
+    named_one = rec("b", "I meet with my mentor Felix every month", 1)
+    found = resolve_open("Who is my mentor?", View.CURRENT, ev(remark, named_one),
+                         relevance=[0.97, 0.9])
+    assert found.used[0].record.id == "b"
+    found = resolve_open("Who is my mentor?", View.CURRENT, ev(remark), relevance=[0.97])
+    assert found.used[0].record.id == "a"
 
 
 def test_a_question_that_wants_a_number_is_answered_by_a_record_that_holds_one() -> None:

@@ -11,8 +11,9 @@ not of any topic):
 - ``asks_all``: "what have been all the names I gave you", "list my pets", "which languages
   do I speak" ask for every matching state, not the single best one.
 - ``answer_kind``: the kind of value a question wants, when its shape says so: a number
-  ("how many", "what is the budget") or a time ("when is", "what time", "by what date");
-  ``states_kind`` says whether a record's text holds such a value at all. A record about
+  ("how many", "what is the budget"), a time ("when is", "what time", "by what date") or a
+  person ("who is my mentor"); ``states_kind`` says whether a record's text holds such a
+  value at all (for a person: a name, read off capitals). A record about
   the right topic that holds no number cannot answer "how many ...".
 
 ``same_subject`` decides whether two records (or a question and a record) are about the
@@ -225,7 +226,7 @@ def asks_set(question: str) -> bool:
     return _SET.search(question) is not None
 
 
-Kind = Literal["number", "time"]
+Kind = Literal["number", "time", "person"]
 
 # Question shapes that want a number: "how many/much/long/old/...", or "what is the <...>
 # budget/count/rate/..." (a noun that names a quantity within a few words of "what").
@@ -252,8 +253,36 @@ _HAS_TIME = re.compile(
     r"\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}\s*(?:am|pm)\b|\b(?:19|20)\d{2}\b|\bq[1-4]\b", re.I)
 
 
+# "Who is my mentor now?", "whom did I report to?": a person, named in the answer.
+_WHO_Q = re.compile(r"^\s*(?:so\s+|and\s+)?who(?:m)?\b", re.I)
+# A capitalised word inside a sentence is a name (not "I": NAME_WORD wants two letters);
+# one that opens a sentence is a name only when a verb of its own follows ("Felix mentors
+# me", "Greta is my boss"), since every sentence opens with a capital ("Total pet person.").
+_OPENS = re.compile(r"(?:^|[.!?:;\"(])\s*$")
+_TITLE = re.compile(r"\b(?:Dr|Mr|Mrs|Ms|Prof|St)\.\s*$")
+_OWN_VERB = re.compile(r"\s+(?:(?:is|was|has|had|does|did|will|would|can)(?:n't)?|"
+                       r"[a-z]{2,}(?:s|ed))\b")
+_A_NAME = re.compile(NAME_WORD)
+
+
+def names_person(text: str) -> bool:
+    """Whether ``text`` calls someone by name (a hint read off capitals, English prose)."""
+    for m in _A_NAME.finditer(text):
+        word = m.group()
+        if word in _NOT_NAMES or (m.start() and text[m.start() - 1].isalnum()):
+            continue
+        before = text[:m.start()]
+        opens = _OPENS.search(before) is not None and _TITLE.search(before) is None
+        if not opens or _OWN_VERB.match(text, m.end()):
+            return True
+    return False
+
+
 def answer_kind(question: str) -> Kind | None:
-    """``"time"`` or ``"number"`` when the question's shape asks for one, else None."""
+    """``"time"``, ``"number"`` or ``"person"`` when the question's shape asks for one,
+    else None."""
+    if _WHO_Q.search(question) is not None:
+        return "person"
     if _TIME_Q.search(question) is not None:
         return "time"
     if _NUMBER_Q.search(question) is not None:
@@ -262,6 +291,9 @@ def answer_kind(question: str) -> Kind | None:
 
 
 def states_kind(text: str, kind: Kind) -> bool:
-    """Whether ``text`` holds a value of ``kind`` (a digit or number word; a date or time)."""
+    """Whether ``text`` holds a value of ``kind`` (a digit or number word; a date or time;
+    a person's name)."""
+    if kind == "person":
+        return names_person(text)
     rx = _HAS_TIME if kind == "time" else _HAS_NUMBER
     return rx.search(text) is not None
