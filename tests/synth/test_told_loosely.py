@@ -35,8 +35,13 @@ def test_loose_generation_keeps_the_labels_and_leaves_the_default_alone() -> Non
     plain = pairs(vocab, 200, 3)
     assert plain == pairs(vocab, 200, 3, loose=False)
     loose = pairs(vocab, 200, 3, loose=True)
-    assert {p.relation for p in loose} == {p.relation for p in plain}
+    # The same pairs, only worded differently: a --chat-noise model differs from the
+    # default one by the wording it saw, not by another draw of examples.
+    assert [p.relation for p in loose] == [p.relation for p in plain]
+    same = sum(a.statement == b.statement for a, b in zip(loose, plain, strict=True))
+    assert len(plain) // 2 < same < len(plain)
     assert any(p.statement.startswith(("Moved", "Got", "Switched", "Started")) or
                "actually" in p.statement or "since the baby" in p.statement for p in loose)
     texts = statement_examples(vocab, 200, 3, loose=True)
     assert any(t.fact for t in texts) and any(not t.fact for t in texts)
+    assert [t.fact for t in texts] == [t.fact for t in statement_examples(vocab, 200, 3)]

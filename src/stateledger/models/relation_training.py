@@ -32,8 +32,19 @@ from torch.nn import functional as F
 
 from stateledger.core.open_world import RELATIONS
 from stateledger.models import threads
-from stateledger.models.pair_encoder import PairConfig, minilm_init, tokenize_pairs, tokenize_texts
-from stateledger.models.relation import STANCES, CrossEncoder, save_relation_model
+from stateledger.models.pair_encoder import (
+    PairConfig,
+    load_encoder,
+    minilm_init,
+    tokenize_pairs,
+    tokenize_texts,
+)
+from stateledger.models.relation import (
+    FORMAT_VERSION,
+    STANCES,
+    CrossEncoder,
+    save_relation_model,
+)
 from stateledger.synth.examples import Pair, QuestionPair
 from stateledger.synth.stance_examples import StatementExample, statement_examples
 from stateledger.synth.statements import Vocabulary, pairs, question_pairs, split_vocabulary
@@ -88,6 +99,9 @@ class PairTrainConfig:
     weight_decay: float = 0.01
     seed: int = 0
     threads: int = 2
+    # Saved weights to go on from instead of MiniLM's own layers (``train relation --from``):
+    # a fine-tune of shipped weights on new data keeps what they learned beside it.
+    start: Path | None = None
 
 
 def _batches(n: int, size: int, rng: random.Random,
@@ -204,7 +218,11 @@ def train_relation_model(data: dict[str, RelationData], cfg: PairTrainConfig, ou
     torch.manual_seed(cfg.seed)
     threads.use(torch, cfg.threads)
     rng = random.Random(cfg.seed)
-    model, tok = minilm_init(CrossEncoder, PairConfig(layers=cfg.layers))
+    if cfg.start is not None:
+        model, tok = load_encoder(CrossEncoder, cfg.start, FORMAT_VERSION, "relation model",
+                                  "relation")
+    else:
+        model, tok = minilm_init(CrossEncoder, PairConfig(layers=cfg.layers))
     train, val = data["train"], data["val"]
     heads = ("relation.", "relevance.", "stance.")
     encoder_params = [p for n, p in model.named_parameters() if not n.startswith(heads)]
@@ -261,6 +279,7 @@ def train_relation_model(data: dict[str, RelationData], cfg: PairTrainConfig, ou
         history.append(metrics)
         if metrics["loss"] < best:
             best = metrics["loss"]
+            config = {k: str(v) if isinstance(v, Path) else v for k, v in cfg.__dict__.items()}
             save_relation_model(model, out, {"epoch": epoch + 1, "val": metrics,
-                                         "config": cfg.__dict__})
+                                             "config": config})
     return {"history": history, "best_val_loss": best, "steps": step}

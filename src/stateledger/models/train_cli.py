@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -84,6 +85,11 @@ def _relation_parser(tsub: Any) -> None:
     p.add_argument("--chat-noise", action="store_true",
                    help="word generated texts as chats do (asides after a fact, emphasis, "
                    "a subject left out); the shipped weights were trained without it")
+    p.add_argument("--from", dest="start", type=Path, default=None, metavar="WEIGHTS",
+                   help="go on from these weights (a relation_model.pt) instead of MiniLM's "
+                   "own layers: a fine-tune of trained weights on new data")
+    p.add_argument("--lr", type=float, default=None,
+                   help="encoder learning rate (default 6e-5; the heads' rate scales with it)")
     p.add_argument("--out", type=Path, default=None, help="output folder (default: package)")
     p.add_argument("--threads", type=int, default=2, help="torch CPU threads")
     p.add_argument("--json", action="store_true", help="print one JSON object")
@@ -96,7 +102,6 @@ def cmd_relation(args: argparse.Namespace) -> None:
     from stateledger.bench.cli import emit, metrics_table, progress_bar, staged_progress
     from stateledger.models.relation import MODEL_FILE
     from stateledger.models.relation_training import (
-        PairTrainConfig,
         generate_data,
         train_relation_model,
     )
@@ -112,8 +117,7 @@ def cmd_relation(args: argparse.Namespace) -> None:
                          held_out=args.held_out, loose=args.chat_noise)
     with progress_bar() as bar:
         report = train_relation_model(
-            data, PairTrainConfig(layers=args.layers, epochs=args.epochs, seed=args.seed,
-                                  threads=args.threads),
+            data, _relation_config(args),
             out, progress=staged_progress(bar))
     best = min(report["history"], key=lambda h: h["loss"])
     rows = {"validation": {**{k: round(v, 4) for k, v in best.items()}, "weights": str(out)}}
@@ -123,6 +127,17 @@ def cmd_relation(args: argparse.Namespace) -> None:
                "history": report["history"], "models": rows}
     emit(args, payload, metrics_table("train relation (validation: held-out attributes and "
                                       "values)", rows))
+
+
+def _relation_config(args: argparse.Namespace) -> Any:
+    from stateledger.models.relation_training import PairTrainConfig
+
+    cfg = PairTrainConfig(layers=args.layers, epochs=args.epochs, seed=args.seed,
+                          threads=args.threads, start=args.start)
+    if args.lr is None:
+        return cfg
+    scale = args.lr / cfg.lr
+    return replace(cfg, lr=args.lr, head_lr=cfg.head_lr * scale)
 
 
 def mined_sources(*, for_relevance: bool = False) -> dict[str, list[Any]]:

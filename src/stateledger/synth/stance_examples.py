@@ -36,10 +36,11 @@ class StatementExample:
 def statement_examples(vocab: Vocabulary, n: int, seed: int, *, loose: bool = False
                        ) -> list[StatementExample]:
     """``n`` single texts with their stance labels; with ``loose``, each text as a chat
-    may put it (``render.told_loosely``: the same stance)."""
+    may put it (``render.told_loosely``: the same stance), the same examples otherwise."""
     w = Writer(vocab, random.Random(f"statements:{seed}"))
     if loose:
-        return collect(n, lambda: reworded(w.rng, _statement(w), "text"))
+        noise = random.Random(f"loose statements:{seed}")
+        return collect(n, lambda: reworded(noise, _statement(w), "text"))
     return collect(n, lambda: _statement(w))
 
 

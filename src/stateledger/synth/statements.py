@@ -317,10 +317,12 @@ def collect(n: int, make: Callable[[], _T | None]) -> list[_T]:
 
 def pairs(vocab: Vocabulary, n: int, seed: int, *, loose: bool = False) -> list[Pair]:
     """``n`` (record, statement) pairs with gold relations, roughly balanced; with
-    ``loose``, both texts as a chat may put them (``render.told_loosely``)."""
+    ``loose``, both texts as a chat may put them (``render.told_loosely``), the same pairs
+    otherwise: the rewording draws from a generator of its own."""
     w = Writer(vocab, random.Random(f"pairs:{seed}"))
     if loose:
-        return collect(n, lambda: reworded(w.rng, _pair(w), "record", "statement"))
+        noise = random.Random(f"loose pairs:{seed}")
+        return collect(n, lambda: reworded(noise, _pair(w), "record", "statement"))
     return collect(n, lambda: _pair(w))
 
 
