@@ -9,6 +9,8 @@ from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import pytest
+
 from stateledger.core import cues, quantity
 from stateledger.core.belief import believed, parse_belief
 from stateledger.core.labels import label_for
@@ -316,25 +318,19 @@ def test_answer_kind_reads_the_shape_of_the_question() -> None:
     assert not states_kind("The mentoring is going great! I love it.", "person")
 
 
-def test_a_question_that_asks_who_is_answered_by_a_record_that_names_someone() -> None:
-    remark = rec("a", "Honestly the mentoring has been the best part of my year.", 5)
-    named_one = rec("b", "I meet with my mentor Felix every month", 1)
-    found = resolve_open("Who is my mentor?", View.CURRENT, ev(remark, named_one),
-                         relevance=[0.97, 0.9])
+@pytest.mark.parametrize(("question", "talk", "value"), [
+    ("What is the server budget?", "I keep thinking about our server budget",
+     "The server budget is $900 a month"),
+    ("Who is my mentor?", "Honestly the mentoring has been the best part of my year.",
+     "I meet with my mentor Felix every month"),
+])
+def test_a_question_that_wants_a_kind_of_value_is_answered_by_a_record_that_holds_one(
+        question: str, talk: str, value: str) -> None:
+    newer, holder = rec("a", talk, 5), rec("b", value, 1)
+    found = resolve_open(question, View.CURRENT, ev(newer, holder), relevance=[0.95, 0.9])
     assert found.used[0].record.id == "b"
-    found = resolve_open("Who is my mentor?", View.CURRENT, ev(remark), relevance=[0.97])
-    assert found.used[0].record.id == "a"
-
-
-def test_a_question_that_wants_a_number_is_answered_by_a_record_that_holds_one() -> None:
-    talk = rec("a", "I keep thinking about our server budget", 5)
-    value = rec("b", "The server budget is $900 a month", 1)
-    found = resolve_open("What is the server budget?", View.CURRENT, ev(talk, value),
-                         relevance=[0.95, 0.9])
-    assert found.used[0].record.id == "b"
-    # Without a record that holds a number, the best-scored one still answers.
-    found = resolve_open("What is the server budget?", View.CURRENT, ev(talk),
-                         relevance=[0.95])
+    # Without a record that holds such a value, the best-scored one still answers.
+    found = resolve_open(question, View.CURRENT, ev(newer), relevance=[0.95])
     assert found.used[0].record.id == "a"
 
 

@@ -28,9 +28,12 @@ from collections.abc import Callable
 from dataclasses import replace
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from stateledger.models import threads
+
+if TYPE_CHECKING:  # torch is imported only by the commands that train
+    from stateledger.models.relation_training import PairTrainConfig
 
 VARIANTS: tuple[str, ...] = ("learned", "learned_no_cf", "learned_no_reliability",
                              "learned_no_grounding")
@@ -129,7 +132,7 @@ def cmd_relation(args: argparse.Namespace) -> None:
                                       "values)", rows))
 
 
-def _relation_config(args: argparse.Namespace) -> Any:
+def _relation_config(args: argparse.Namespace) -> PairTrainConfig:
     from stateledger.models.relation_training import PairTrainConfig
 
     cfg = PairTrainConfig(layers=args.layers, epochs=args.epochs, seed=args.seed,
