@@ -39,6 +39,23 @@ NP_STATE_FRAMES = (
     "I'm kinda worried I can't {t} with {my} {noun} at {v}",
     "not sure how to {t} on {my} {noun} of {v}, any ideas?",
 )
+# How the user feels about a task, said around a value that still holds ("I'm anxious about
+# hitting my launch date of June 3"): a feeling about the task hedges nothing. Composed as
+# feelings x frames, so no one wording carries the label; a feeling around a modal is still a
+# hedge (HEDGE_FRAMES).
+FEELINGS = (
+    "I'm kinda worried", "I'm a little anxious", "I'm nervous", "I'm so stressed",
+    "honestly I'm scared", "I'm a bit concerned", "I'm freaking out a little", "I'm excited",
+    "I'm unsure of myself", "I feel uneasy", "I'm overwhelmed", "I'm pretty pumped",
+    "I'm frustrated", "I'm a bit panicky",
+)
+FEELING_NP_FRAMES = tuple(
+    frame.replace("{feel}", feel) for feel in FEELINGS for frame in (
+        "{feel} about being able to {t} with {my} {noun} at {v}",
+        "{feel} about how to {t}, especially with {my} {noun} being {v}",
+        "{feel} about how to {t}, so can you tell me how {my} {noun} of {v} affects it?",
+        "{feel} about meeting {my} {noun} of {v}, can you help me {t}?",
+    ))
 NP_CHANGE_FRAMES = (
     "with {my} new {noun} of {v}, I need to {t}",
     "I'm looking to {t} with {my} updated {noun} of {v}",
@@ -94,6 +111,9 @@ HEDGE_FRAMES = (
     "{my} {noun} could be {v} by summer, nothing confirmed", "rumour is {my} {noun} becomes {v}",
     "the plan is to make {v} {my} {noun}, if it gets approved",
     "I'm tempted to switch {my} {noun} to {v}", "{v} might be next for {my} {noun}",
+    # A feeling around a modal: the modal hedges, not the feeling (FEELINGS).
+    "I'm worried {my} {noun} might become {v}", "I'm nervous that {my} {noun} could be {v} soon",
+    "I'm excited, {my} {noun} will probably be {v} if it gets approved",
 )
 # A pending claim settled: the hedged value confirmed, or the plan dropped.
 CONFIRM_FRAMES = (
@@ -214,6 +234,19 @@ CARRIERS = (
     "I want to {t}, and {f}, so where do I start?", "quick question: {f}, so should I {t}?",
     "I'm wondering how to {t} now that {f}",
 )
+# The user's own finding ("I noticed my bill went up to $140"): a fact the user states, not
+# a claim someone else makes about them (REPORTERS).
+OWN_FINDINGS = tuple(
+    lead + " {f}" + tail
+    for lead in ("I noticed", "I just saw that", "I found out", "turns out", "I checked and",
+                 "I realised", "I just learned that", "I double-checked and")
+    for tail in (", how should I {t}?", ", so I need to {t}", ""))
+FEELING_CARRIERS = tuple(
+    frame.replace("{feel}", feel) for feel in FEELINGS for frame in (
+        "{feel} about having to {t}, since {f}", "{feel} because {f}, can you help me {t}?",
+        "{feel} that {f}, is that normal?", "{feel}, but {f}, so how do I {t}?",
+        "{feel} to {t} now that {f}",
+    ))
 # What a value is for or when it holds: the same noun with another purpose or period is
 # another state ("the budget for patent filing" vs "the budget for marketing").
 QUALIFIERS = (
@@ -507,7 +540,8 @@ def noisy(rng: random.Random, text: str, *, question: bool = False) -> str:
         request = rng.choice(REQUESTS)
         out = f"{out}, {request}?" if rng.random() < 0.6 else f"{request.capitalize()}? {out}"
     elif not question and rng.random() < 0.16 and opens_with_subject(out):
-        frames = CARRIERS if rng.random() < 0.6 else MODAL_ELSEWHERE
+        frames = (CARRIERS + FEELING_CARRIERS + OWN_FINDINGS if rng.random() < 0.6
+                  else MODAL_ELSEWHERE)
         out = rng.choice(frames).format(f=out[0].lower() + out[1:].rstrip(".!"),
                                         t=rng.choice(TASKS))
     r = rng.random()

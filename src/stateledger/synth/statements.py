@@ -166,6 +166,8 @@ class Writer:
         r = self.rng.random()
         if r < 0.06:
             return self.render(attr, self.tasked(R.NP_STATE_FRAMES), subject, v=v)
+        if r < 0.1:
+            return self.render(attr, self.tasked(R.FEELING_NP_FRAMES), subject, v=v)
         own = r < 0.78 and attr.states
         return self.render(attr, attr.states if own else R.STATE_FRAMES, subject, v=v)
 
