@@ -12,6 +12,9 @@ weights into the package data folder (``--out`` to write elsewhere).
   relevance and stance heads), from the generated statement pairs, question pairs and
   stance examples of ``synth.statements`` (split by attribute and value; validation
   reported).
+* ``train stance`` / ``train relevance-head`` -> ``relation_model.pt`` / ``relevance_model.pt``
+  with one head refit on the frozen encoder (``models.head_refit``): the encoder and the
+  other heads stay as they are.
 * ``train relevance`` -> ``relevance_model.pt`` (the answer step's reranker), from the
   generated question pairs and, when the shared data is there, pairs mined from the LoCoMo
   and BEAM training conversations (validation reported apart for each).
@@ -66,6 +69,10 @@ def add_commands(sub: Any) -> None:
 
     _relation_parser(tsub)
     _relevance_parser(tsub)
+    _head_parser(tsub, "stance", "the relation model's stance head", "statements", 40_000,
+                 cmd_stance)
+    _head_parser(tsub, "relevance-head", "the reranker's head", "question pairs", 24_000,
+                 cmd_relevance_head)
 
 
 def _relation_parser(tsub: Any) -> None:
@@ -141,6 +148,69 @@ def _relation_config(args: argparse.Namespace) -> PairTrainConfig:
         return cfg
     scale = args.lr / cfg.lr
     return replace(cfg, lr=args.lr, head_lr=cfg.head_lr * scale)
+
+
+def _head_parser(tsub: Any, name: str, what: str, examples: str, default_n: int,
+                 func: Callable[[argparse.Namespace], None]) -> None:
+    p = tsub.add_parser(name, help=f"refit {what} on its frozen encoder (the rest of the model "
+                        "is kept bit for bit)")
+    p.add_argument("--from", dest="start", type=Path, default=None, metavar="WEIGHTS",
+                   help="the weights whose head is refit (default: the shipped ones)")
+    p.add_argument("--seed", type=int, default=0, help="generator and training seed")
+    p.add_argument("--examples", type=int, default=default_n,
+                   help=f"generated training {examples} (training attributes only)")
+    p.add_argument("--val", type=int, default=default_n // 8,
+                   help=f"validation {examples} (held-out attributes and values)")
+    p.add_argument("--epochs", type=int, default=10, help="head epochs (the best is kept)")
+    p.add_argument("--lr", type=float, default=1e-4, help="head learning rate")
+    p.add_argument("--out", type=Path, default=None, help="output folder (default: package)")
+    p.add_argument("--threads", type=int, default=2, help="torch CPU threads")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=func)
+
+
+def cmd_stance(args: argparse.Namespace) -> None:
+    from stateledger.models.head_refit import refit_stance
+    from stateledger.models.relation import MODEL_FILE
+    from stateledger.synth.stance_examples import statement_examples
+
+    _refit(args, "train stance", MODEL_FILE, statement_examples, refit_stance)
+
+
+def cmd_relevance_head(args: argparse.Namespace) -> None:
+    from stateledger.models.head_refit import refit_relevance
+    from stateledger.models.relevance import MODEL_FILE
+    from stateledger.synth.statements import question_pairs
+
+    _refit(args, "train relevance-head", MODEL_FILE, question_pairs, refit_relevance)
+
+
+def _refit(args: argparse.Namespace, title: str, file: str, generate: Callable[..., Any],
+           refit: Callable[..., dict[str, Any]]) -> None:
+    import torch
+
+    from stateledger.bench.cli import emit, metrics_table, progress_bar, staged_progress
+    from stateledger.models.head_refit import HeadRefitConfig
+    from stateledger.synth.statements import split_vocabulary
+    from stateledger.synth.vocab import vocabulary
+
+    threads.use(torch, args.threads)
+    out = (args.out or data_dir()) / file
+    started = time.perf_counter()
+    splits = split_vocabulary(vocabulary(), args.seed)
+    train = generate(splits["train"], args.examples, args.seed)
+    val = generate(splits["val"], args.val, args.seed)
+    cfg = HeadRefitConfig(epochs=args.epochs, lr=args.lr, seed=args.seed, threads=args.threads)
+    with progress_bar() as bar:
+        report = refit(train, val, cfg, out, args.start, progress=staged_progress(bar))
+    rows = {name: {k.removeprefix("f1_"): round(v, 4) for k, v in metrics.items()}
+            for name, metrics in (("start head", report["before"]), ("refit head",
+                                                                      report["best"]))}
+    payload = {"seconds": round(time.perf_counter() - started, 1),
+               "sizes": {"train": len(train), "val": len(val)}, "weights": str(out),
+               "history": report["history"], "models": rows}
+    emit(args, payload, metrics_table(f"{title} -> {out} (validation: held-out attributes "
+                                      "and values)", rows))
 
 
 def mined_sources(*, for_relevance: bool = False) -> dict[str, list[Any]]:
