@@ -21,7 +21,7 @@ import copy
 import math
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
@@ -40,7 +40,7 @@ from stateledger.models.pair_encoder import (
 from stateledger.models.relation import FORMAT_VERSION as RELATION_FORMAT
 from stateledger.models.relation import MODEL_FILE as RELATION_FILE
 from stateledger.models.relation import STANCES, CrossEncoder, save_relation_model
-from stateledger.models.relation_training import per_class_f1, stance_targets
+from stateledger.models.relation_training import f1_per_output, stance_targets
 from stateledger.models.relevance import FORMAT_VERSION as RELEVANCE_FORMAT
 from stateledger.models.relevance import MODEL_FILE as RELEVANCE_FILE
 from stateledger.models.relevance import RelevanceEncoder, save_relevance_model
@@ -100,12 +100,8 @@ def encode_rows(model: PairEncoder, tok: Any, firsts: Sequence[str],
 def head_metrics(logits: torch.Tensor, targets: torch.Tensor, names: Sequence[str]
                  ) -> dict[str, float]:
     """Mean binary cross-entropy and, per output, its F1 (the positives are the rarer side)."""
-    out = {"loss": float(F.binary_cross_entropy_with_logits(logits, targets))}
-    predicted = (logits > 0).int()
-    truth = targets.int()
-    for j, name in enumerate(names):
-        out[f"f1_{name}"] = per_class_f1(truth[:, j].tolist(), predicted[:, j].tolist(), 2)[1]
-    return out
+    return {"loss": float(F.binary_cross_entropy_with_logits(logits, targets)),
+            **f1_per_output(targets, logits > 0, names)}
 
 
 def fit_head(start: nn.Module, x_train: torch.Tensor, y_train: torch.Tensor,
@@ -119,7 +115,7 @@ def fit_head(start: nn.Module, x_train: torch.Tensor, y_train: torch.Tensor,
     with torch.inference_mode():
         start.eval()
         before = head_metrics(start(x_val), y_val, names)
-    fitted = _copy(start)
+    fitted = copy.deepcopy(start)
     opt = torch.optim.AdamW(fitted.parameters(), lr=cfg.lr, weight_decay=cfg.weight_decay)
     rng = random.Random(cfg.seed)
     history: list[dict[str, float]] = []
@@ -147,16 +143,12 @@ def fit_head(start: nn.Module, x_train: torch.Tensor, y_train: torch.Tensor,
     return HeadFit(best_state, history, before)
 
 
-def _copy(module: nn.Module) -> nn.Module:
-    return copy.deepcopy(module)
-
-
 def _report(fit: HeadFit, start: Path, n_train: int, n_val: int, cfg: HeadRefitConfig
             ) -> dict[str, Any]:
     best = min(fit.history, key=lambda h: h["loss"])
     return {"before": fit.before, "best": best, "history": fit.history, "start": str(start),
             "train": n_train, "val": n_val,
-            "config": {k: v for k, v in cfg.__dict__.items()}}
+            "config": asdict(cfg)}
 
 
 def refit_stance(train: Sequence[StatementExample], val: Sequence[StatementExample],

@@ -187,12 +187,18 @@ def evaluate_pairs(model: CrossEncoder, tok: Any, data: RelationData, batch: int
                                               strict=True)},
     }
     if s_pred:
-        predicted = torch.cat(s_pred).int()
-        truth = stance_targets(data.statements).int()
-        for j, name in enumerate(STANCES):
-            out[f"stance_f1_{name}"] = per_class_f1(truth[:, j].tolist(),
-                                                    predicted[:, j].tolist(), 2)[1]
+        out.update(f1_per_output(stance_targets(data.statements), torch.cat(s_pred), STANCES,
+                                 "stance_f1_"))
     return out
+
+
+def f1_per_output(targets: torch.Tensor, predicted: torch.Tensor, names: Sequence[str],
+                  prefix: str = "f1_") -> dict[str, float]:
+    """For each column of binary ``targets`` / ``predicted``, its F1 (the positives are the
+    rarer side), keyed ``prefix + name``."""
+    truth, guess = targets.int(), predicted.int()
+    return {f"{prefix}{name}": per_class_f1(truth[:, j].tolist(), guess[:, j].tolist(), 2)[1]
+            for j, name in enumerate(names)}
 
 
 def per_class_f1(gold: Sequence[int], pred: Sequence[int], k: int) -> list[float]:

@@ -187,14 +187,11 @@ def cmd_relevance_head(args: argparse.Namespace) -> None:
 
 def _refit(args: argparse.Namespace, title: str, file: str, generate: Callable[..., Any],
            refit: Callable[..., dict[str, Any]]) -> None:
-    import torch
-
     from stateledger.bench.cli import emit, metrics_table, progress_bar, staged_progress
     from stateledger.models.head_refit import HeadRefitConfig
     from stateledger.synth.statements import split_vocabulary
     from stateledger.synth.vocab import vocabulary
 
-    threads.use(torch, args.threads)
     out = (args.out or data_dir()) / file
     started = time.perf_counter()
     splits = split_vocabulary(vocabulary(), args.seed)
