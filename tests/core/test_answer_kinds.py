@@ -234,6 +234,9 @@ def test_the_chain_goes_past_the_anchors_neighbours_only_through_relevant_states
     found = resolve_open("When is my call with the accountant?", View.CURRENT, pool,
                          relevance=[0.95, 0.9, 0.1, 0.05])
     assert "d" not in {e.record.id for e in found.used}
+    # The dentist, retired in turn by a state the walk stops before, says nothing about
+    # the call: the moved call is the newest state the evidence holds, not "not in memory".
+    assert [e.record.id for e in found.used] == ["b"]
     # With every state relevant, the chain is whole and its live end answers.
     whole = resolve_open("When is my call with the accountant?", View.CURRENT, pool,
                          relevance=[0.95, 0.9, 0.8, 0.8])

@@ -312,7 +312,7 @@ def resolve_open(
         return _all(question, view, kept, at, about)
     heads: set[int] = set()
     if relevance is not None:
-        kept, heads = _focus(kept, evidence, relevance, same_variable, rank, follows)
+        kept, heads = _focus(kept, evidence, relevance, same_variable, rank, follows, at)
     if when:
         return _when(kept, at)
     if not listing and relevance is not None:
@@ -336,7 +336,8 @@ def resolve_open(
 
 def _focus(kept: Sequence[Evidence], evidence: Sequence[Evidence], relevance: Sequence[float],
            same_variable: SameVariable | None, rank: Sequence[float] | None = None,
-           follows: Follows | None = None) -> tuple[list[Evidence], set[int]]:
+           follows: Follows | None = None, at: datetime | None = None
+           ) -> tuple[list[Evidence], set[int]]:
     """The states of the variable the best-scored record states: that record (the anchor)
     first, then its chain of state links and, with a relation model, the records it puts
     beside it; without one, the records scored about as well as the anchor.
@@ -344,7 +345,7 @@ def _focus(kept: Sequence[Evidence], evidence: Sequence[Evidence], relevance: Se
     A successor in the chain that is not relevant itself counts only when ``follows``
     says it holds the next state of the one it took over from. The second value
     returned: the states that stand as the newest of their chain because their successor
-    was left out."""
+    was left out, or was cut off (``_cut_off``)."""
     score = {id(ev): relevance[i] for i, ev in enumerate(evidence)}
     order = score if rank is None else {id(ev): rank[i] for i, ev in enumerate(evidence)}
     anchor = max(kept, key=lambda ev: order[id(ev)])
@@ -368,6 +369,7 @@ def _focus(kept: Sequence[Evidence], evidence: Sequence[Evidence], relevance: Se
         heads = {id(before) for before, _ in left_out}
         dropped = {id(ev) for _, ev in left_out}
         linked = [ev for ev in linked if id(ev) not in dropped]
+    heads |= _cut_off(anchor, linked, evidence, score, at)
     # Beside the chain, only evidence scored about as well as the anchor may be a state of
     # its variable: a fact that merely shares the topic scores lower. Without a relation
     # model, time decides among those (a newer record that merely mentions the topic must
@@ -385,6 +387,26 @@ def _focus(kept: Sequence[Evidence], evidence: Sequence[Evidence], relevance: Se
                 and order[id(ev)] >= best - RANK_MARGIN]
     beside = [ev for ev, same in zip(rest, same_variable(anchor, rest), strict=True) if same]
     return [anchor, *linked, *beside], heads
+
+
+def _cut_off(anchor: Evidence, linked: Sequence[Evidence], evidence: Sequence[Evidence],
+             score: Mapping[int, float], at: datetime | None) -> set[int]:
+    """The relevant states (``id``s) whose chain successor is neither relevant nor live and
+    leads nowhere the walk reached (it was retired in turn, by a state past the walk's
+    end). Each stands as the newest state the evidence holds of the asked variable:
+    otherwise every relevant state is retired and the question goes unanswered, though
+    what retired the last one says nothing about what the question asks (a write-path
+    link to another meeting, itself replaced since)."""
+    by_id = {e.record.id: e for e in evidence}
+    reached = {anchor.record.id} | {ev.record.id for ev in linked}
+    heads: set[int] = set()
+    for ev in linked:
+        before = _predecessor(ev, by_id)
+        onward = set(ev.record.linked(LinkType.SUPERSEDED_BY, LinkType.EVOLVES_TO))
+        if (before is not None and score[id(ev)] < RELEVANT and score[id(before)] >= RELEVANT
+                and not _live(ev, at) and not onward & reached):
+            heads.add(id(before))
+    return heads
 
 
 def _predecessor(ev: Evidence, by_id: Mapping[str, Evidence]) -> Evidence | None:
