@@ -27,7 +27,7 @@ from stateledger import keyed
 from stateledger.core.cues import question_slots
 from stateledger.core.evidence_rank import rank_evidence
 from stateledger.core.extract import answer_value
-from stateledger.core.model import Answer, Evidence, Packet, Record
+from stateledger.core.model import Answer, Evidence, LinkType, Packet, Record
 from stateledger.core.open_world import COEXIST, UNRELATED
 from stateledger.core.question import (
     by_name,
@@ -128,7 +128,7 @@ def answer_from_packet(question: str, user_id: str, packet: Packet, vector: np.n
                                                      _similarity(pool, vector))
 
     relevance_of = {} if scores is None else {
-        id(ev): p for ev, p in zip(pool, scores, strict=True)}
+        ev.record.id: p for ev, p in zip(pool, scores, strict=True)}
 
     def same_variable(anchor: Evidence, others: Sequence[Evidence]) -> list[bool]:
         assert model is not None
@@ -166,7 +166,7 @@ def answer_from_packet(question: str, user_id: str, packet: Packet, vector: np.n
 
 
 def _same_variable(model: Relevance, anchor: Evidence, others: Sequence[Evidence],
-                   relevance_of: Mapping[int, float]) -> list[bool]:
+                   relevance_of: Mapping[str, float]) -> list[bool]:
     """Which of ``others`` hold a state of the same variable as ``anchor``: the relation
     model, reading each pair in time order (the older as the record, the newer as the
     statement, as on the write path), says anything but "unrelated". A value that coexists
@@ -179,18 +179,33 @@ def _same_variable(model: Relevance, anchor: Evidence, others: Sequence[Evidence
     for the question) puts both the anchor and another record at ``BOTH_STATE_IT`` or
     more, both state the asked variable, and only a relation model that reads the newer
     as coexisting keeps them apart: the question-blind pair model misses updates told
-    with more news beside them ("Leo turned 10 last week and had a big party")."""
+    with more news beside them ("Leo turned 10 last week and had a big party"). Not for a
+    record the write path filed as the next state of a record the reranker is not that
+    sure of: the write path read the pair with both texts and put it in that record's
+    variable ("We moved the site off WordPress onto Ghost" after "the site runs on
+    WordPress", for "who hosts the site?" beside "we host it with Kinsta"), which one
+    score about the newer alone does not overturn."""
     if not others:
         return []
     pairs = [(ev.record, anchor.record) if ev.record.valid_from <= anchor.record.valid_from
              else (anchor.record, ev.record) for ev in others]
     probs = model.pair_relations([a.text for a, _ in pairs], [b.text for _, b in pairs])
-    anchor_sure = relevance_of.get(id(anchor), 0.0) >= BOTH_STATE_IT
+
+    def sure(rid: str) -> bool:
+        return relevance_of.get(rid, 0.0) >= BOTH_STATE_IT
+
+    def continues_another(rec: Record) -> bool:
+        earlier = [rid for rid in rec.linked(LinkType.SUPERSEDES, LinkType.EVOLVES_FROM)
+                   if rid in relevance_of]
+        return bool(earlier) and not any(sure(rid) for rid in earlier)
+
+    anchor_sure = sure(anchor.record.id)
 
     def same(ev: Evidence, p: np.ndarray) -> bool:
         if p[UNRELATED] < 0.5:
             return True
-        both_sure = anchor_sure and relevance_of.get(id(ev), 0.0) >= BOTH_STATE_IT
+        both_sure = (anchor_sure and sure(ev.record.id)
+                     and not continues_another(ev.record))
         return both_sure and int(p.argmax()) != COEXIST
 
     return [same(ev, p) for ev, p in zip(others, probs, strict=True)]
