@@ -275,6 +275,15 @@ def test_two_facts_in_one_short_sentence_change_one_at_a_time(mem: Memory) -> No
     answers(mem, "Who hosts the site?", "Kinsta")
 
 
+def test_an_update_of_one_fact_does_not_answer_for_the_fact_told_beside_it(mem: Memory) -> None:
+    # The reranker, reading one record at a time, is sure all three say something about
+    # the caterer; the venue change is the venue's next state, not the caterer's.
+    say(mem, (at(1), "Our wedding venue is Hollins Hall and the caterer is Feast & Co."),
+        (at(3), "We changed the wedding venue from Hollins Hall to the Old Mill."))
+    answers(mem, "Who is our wedding caterer?", "Feast", absent=["Old Mill"])
+    answers(mem, "Where is our wedding venue?", "Old Mill")
+
+
 def test_a_scoped_old_value_and_a_new_main_value_in_one_message(mem: Memory) -> None:
     # "only ... around/during/over <time>" narrows the old value to an exception; the new
     # main value beside it in the same message replaces the old main state.

@@ -180,11 +180,13 @@ def _same_variable(model: Relevance, anchor: Evidence, others: Sequence[Evidence
     more, both state the asked variable, and only a relation model that reads the newer
     as coexisting keeps them apart: the question-blind pair model misses updates told
     with more news beside them ("Leo turned 10 last week and had a big party"). Not for a
-    record the write path filed as the next state of a record the reranker is not that
-    sure of: the write path read the pair with both texts and put it in that record's
-    variable ("We moved the site off WordPress onto Ghost" after "the site runs on
-    WordPress", for "who hosts the site?" beside "we host it with Kinsta"), which one
-    score about the newer alone does not overturn."""
+    record the write path filed as the next state of another record in the pool: the
+    write path read that pair with both texts and put the newer in its predecessor's
+    variable, which stood beside the anchor as a fact of its own ("We moved the site off
+    WordPress onto Ghost" after "the site runs on WordPress", for "who hosts the site?"
+    beside "we host it with Kinsta"; "we rewrote the backend from Java in Kotlin" for
+    "where do we deploy the backend?" beside "we deploy it on AWS"). The reranker, reading
+    one text at a time, scores all of them as stating the asked variable."""
     if not others:
         return []
     pairs = [(ev.record, anchor.record) if ev.record.valid_from <= anchor.record.valid_from
@@ -195,9 +197,10 @@ def _same_variable(model: Relevance, anchor: Evidence, others: Sequence[Evidence
         return relevance_of.get(rid, 0.0) >= BOTH_STATE_IT
 
     def continues_another(rec: Record) -> bool:
-        earlier = [rid for rid in rec.linked(LinkType.SUPERSEDES, LinkType.EVOLVES_FROM)
-                   if rid in relevance_of]
-        return bool(earlier) and not any(sure(rid) for rid in earlier)
+        # Any predecessor in the pool is outside the anchor's chain: ``others`` holds no
+        # state of that chain (``core.resolver._focus``).
+        return any(rid in relevance_of
+                   for rid in rec.linked(LinkType.SUPERSEDES, LinkType.EVOLVES_FROM))
 
     anchor_sure = sure(anchor.record.id)
 
