@@ -27,8 +27,9 @@ from stateledger import keyed
 from stateledger.core.cues import question_slots
 from stateledger.core.evidence_rank import rank_evidence
 from stateledger.core.extract import answer_value
-from stateledger.core.model import Answer, Evidence, LinkType, Packet, Record
+from stateledger.core.model import Answer, Evidence, Packet, Record
 from stateledger.core.open_world import COEXIST, UNRELATED
+from stateledger.core.packet import PREDECESSOR_LINKS
 from stateledger.core.question import (
     by_name,
     in_first_person_question,
@@ -199,8 +200,7 @@ def _same_variable(model: Relevance, anchor: Evidence, others: Sequence[Evidence
     def continues_another(rec: Record) -> bool:
         # Any predecessor in the pool is outside the anchor's chain: ``others`` holds no
         # state of that chain (``core.resolver._focus``).
-        return any(rid in relevance_of
-                   for rid in rec.linked(LinkType.SUPERSEDES, LinkType.EVOLVES_FROM))
+        return any(rid in relevance_of for rid in rec.linked(*PREDECESSOR_LINKS))
 
     anchor_sure = sure(anchor.record.id)
 

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from stateledger.models.pair_encoder import BF16_ENV, bf16_pays_off
-from stateledger.models.relation import RelationModel
-from stateledger.models.relevance import RelevanceModel
+from stateledger.models.relation import RelationModel, shared_relation_model
+from stateledger.models.relevance import RelevanceModel, shared_relevance_model
 
 RECORDS = ["I live in Leeds.", "My grocery budget is 400 a month.",
            "The site runs on WordPress", "My son Leo is 9.", "I love Chinese food.",
@@ -26,7 +26,8 @@ TOLERANCE = 0.03  # measured: at most 0.012 (relation) and 0.006 (relevance) on 
 
 
 def _outputs(bf16: bool) -> tuple[np.ndarray, np.ndarray]:
-    shipped_rel, shipped_rv = RelationModel.load(), RelevanceModel.load()
+    # The shipped weights, loaded once per process, under the precision asked for.
+    shipped_rel, shipped_rv = shared_relation_model(), shared_relevance_model()
     rel = RelationModel(shipped_rel.model, shipped_rel.tokenizer, bf16=bf16)
     rv = RelevanceModel(shipped_rv.model, shipped_rv.tokenizer, bf16=bf16)
     pairs = rel.pair_relations([r for r in RECORDS for _ in STATEMENTS],
@@ -44,9 +45,12 @@ def test_bfloat16_inference_stays_within_tolerance_of_float32() -> None:
     assert (half_pairs.argmax(axis=1) == full_pairs.argmax(axis=1)).all()
 
 
-def test_the_suite_runs_in_float32_and_the_switch_forces_either_way(
+def test_the_switch_forces_either_precision_whatever_the_cpu(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    assert not bf16_pays_off()  # tests/conftest.py pins float32
+    shipped = shared_relation_model()
+    monkeypatch.setenv(BF16_ENV, "0")
+    assert not bf16_pays_off()
+    assert not RelationModel(shipped.model, shipped.tokenizer).bf16
     monkeypatch.setenv(BF16_ENV, "1")
     assert bf16_pays_off()
-    assert RelationModel.load().bf16
+    assert RelationModel(shipped.model, shipped.tokenizer).bf16

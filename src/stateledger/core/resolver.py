@@ -46,6 +46,7 @@ from datetime import UTC, datetime, timedelta
 
 from stateledger.core.labels import EVOLUTION_LINKS, check_at
 from stateledger.core.model import Evidence, Label, LinkType, Status, View
+from stateledger.core.packet import PREDECESSOR_LINKS
 from stateledger.core.profiler import asks_prior_state, profile_query
 from stateledger.core.quantity import count_of
 from stateledger.core.question import (
@@ -411,7 +412,7 @@ def _cut_off(anchor: Evidence, linked: Sequence[Evidence], evidence: Sequence[Ev
 
 def _predecessor(ev: Evidence, by_id: Mapping[str, Evidence]) -> Evidence | None:
     """The state ``ev`` took over from, when the packet (``by_id``) holds it."""
-    for rid in ev.record.linked(LinkType.SUPERSEDES, LinkType.EVOLVES_FROM):
+    for rid in ev.record.linked(*PREDECESSOR_LINKS):
         if rid in by_id:
             return by_id[rid]
     return None

@@ -218,9 +218,9 @@ def bf16_pays_off() -> bool:
     """Whether this CPU runs bfloat16 matrix products natively (AVX-512 BF16 or AMX).
 
     There a forward runs about 1.7x faster under bfloat16 autocast, with probabilities
-    within 0.003 of float32; elsewhere bfloat16 is emulated and slower. Read from the CPU
-    flags Linux reports (no flags, no bfloat16); ``$STATELEDGER_BF16`` = 1 or 0 overrides
-    it."""
+    within ~0.01 of float32 (at most 0.012 on ``tests/models/test_inference_precision.py``'s
+    pairs); elsewhere bfloat16 is emulated and slower. Read from the CPU flags Linux reports
+    (no flags, no bfloat16); ``$STATELEDGER_BF16`` = 1 or 0 overrides it."""
     forced = os.environ.get(BF16_ENV)
     if forced in ("0", "1"):
         return forced == "1"
