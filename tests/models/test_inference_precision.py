@@ -54,3 +54,23 @@ def test_the_switch_forces_either_precision_whatever_the_cpu(
     monkeypatch.setenv(BF16_ENV, "1")
     assert bf16_pays_off()
     assert RelationModel(shipped.model, shipped.tokenizer).bf16
+
+
+def test_bfloat16_weights_give_the_products_autocast_gives_and_leave_the_model_alone() -> None:
+    # The bfloat16 path multiplies with weights cast once at load instead of on every
+    # call; the numbers must be autocast's own, and the float32 model others read (the
+    # float32 wrapper above, training) must keep its weights.
+    import torch
+
+    from stateledger.models.pair_encoder import tokenize_pairs
+
+    shipped = shared_relation_model()
+    fast = RelationModel(shipped.model, shipped.tokenizer, bf16=True)
+    firsts = [r for r in RECORDS for _ in STATEMENTS]
+    seconds = [s for _ in RECORDS for s in STATEMENTS]
+    ids, types, mask = tokenize_pairs(shipped.tokenizer, firsts, seconds)
+    with torch.inference_mode(), torch.autocast("cpu", torch.bfloat16):
+        logits, _ = shipped.model(ids, types, mask)
+        expected = torch.softmax(logits.float(), dim=-1).numpy()
+    assert np.array_equal(fast.pair_relations(firsts, seconds), expected)
+    assert all(p.dtype == torch.float32 for p in shipped.model.parameters())

@@ -78,7 +78,7 @@ class RelationModel:
     def __init__(self, model: CrossEncoder, tokenizer: Any, *, bf16: bool | None = None) -> None:
         self.model = model.eval()
         self.tokenizer = tokenizer
-        self._inference = Inference(bf16)
+        self._inference = Inference(self.model, bf16)
 
     @property
     def bf16(self) -> bool:
@@ -100,8 +100,8 @@ class RelationModel:
         if not records:
             return np.zeros((0, len(RELATIONS)), dtype=np.float32)
         ids, types, mask = tokenize_pairs(self.tokenizer, records, statements)
-        with self._inference():
-            logits, _ = self.model(ids, types, mask)
+        with self._inference() as net:
+            logits, _ = net(ids, types, mask)
             return torch.softmax(logits.float(), dim=-1).numpy()
 
     def relevance(self, question: str, records: Sequence[str]) -> np.ndarray:
@@ -109,8 +109,8 @@ class RelationModel:
         if not records:
             return np.zeros(0, dtype=np.float32)
         ids, types, mask = tokenize_pairs(self.tokenizer, [question] * len(records), records)
-        with self._inference():
-            _, logit = self.model(ids, types, mask)
+        with self._inference() as net:
+            _, logit = net(ids, types, mask)
             return torch.sigmoid(logit.float()).numpy()
 
     def judge(self, statement: str, records: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
@@ -131,10 +131,10 @@ class RelationModel:
             mask[i, :n] = 1
             if i:
                 types[i, :n] = torch.tensor(e.type_ids)
-        with self._inference():
-            h = self.model.encode(ids, types, mask)
-            stance = torch.sigmoid(self.model.stance(h[:1]).float())[0]
-            relation = torch.softmax(self.model.relation(h[1:]).float(), dim=-1)
+        with self._inference() as net:
+            h = net.encode(ids, types, mask)
+            stance = torch.sigmoid(net.stance(h[:1]).float())[0]
+            relation = torch.softmax(net.relation(h[1:]).float(), dim=-1)
             return stance.numpy(), relation.numpy().reshape(len(records), len(RELATIONS))
 
     def stances(self, texts: Sequence[str]) -> np.ndarray:
@@ -142,8 +142,8 @@ class RelationModel:
         if not texts:
             return np.zeros((0, len(STANCES)), dtype=np.float32)
         ids, mask = tokenize_texts(self.tokenizer, texts)
-        with self._inference():
-            return torch.sigmoid(self.model.stance_logits(ids, mask).float()).numpy()
+        with self._inference() as net:
+            return torch.sigmoid(net.stance_logits(ids, mask).float()).numpy()
 
 
 def save_relation_model(model: CrossEncoder, path: Path, extra: Mapping[str, Any]) -> None:

@@ -62,7 +62,7 @@ class RelevanceModel:
                  bf16: bool | None = None) -> None:
         self.model = model.eval()
         self.tokenizer = tokenizer
-        self._inference = Inference(bf16)
+        self._inference = Inference(self.model, bf16)
 
     @classmethod
     def load(cls, path: str | Path | None = None) -> RelevanceModel:
@@ -76,8 +76,8 @@ class RelevanceModel:
         if not records:
             return np.zeros(0, dtype=np.float32)
         ids, types, mask = tokenize_pairs(self.tokenizer, [question] * len(records), records)
-        with self._inference():
-            return torch.sigmoid(self.model(ids, types, mask).float()).numpy()
+        with self._inference() as net:
+            return torch.sigmoid(net(ids, types, mask).float()).numpy()
 
 
 def save_relevance_model(model: RelevanceEncoder, path: Path, extra: Mapping[str, Any]) -> None:
