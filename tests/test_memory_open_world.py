@@ -61,6 +61,14 @@ def test_numbers_that_change(mem: Memory) -> None:
     answers(mem, "What's the budget for the launch?", "55,000", absent=["40,000"])
 
 
+def test_a_number_told_loosely_still_changes_the_state(mem: Memory) -> None:
+    acts = say(mem, (at(1), "I drink about six cups of coffee a day."),
+               (at(3), "Got it down to two cups a day now."))
+    assert acts == [Action.APPEND, Action.REVISE]
+    answers(mem, "How many cups of coffee do I drink a day?", "two cups", absent=["six"])
+    answers(mem, "How many cups of coffee did I drink before?", "six cups")
+
+
 def test_endings_retire_the_old_state(mem: Memory) -> None:
     acts = say(mem, (at(1), "I smoke about ten cigarettes a day."),
                (at(5), "It's been four months without a single cigarette."))

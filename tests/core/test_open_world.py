@@ -308,3 +308,23 @@ def test_facts_of_one_message_stand_side_by_side_unless_the_earlier_retired_a_st
     ended = replace(cand(goodbye, "update"), same_message=True)
     decided = decide_open_world(moved, FACT, [ended])
     assert decided.action is Action.REVISE and decided.target_id == "g"
+
+
+def test_a_new_number_the_pair_reads_as_an_update_is_a_fact_whatever_the_stance() -> None:
+    # The stance head reads one text alone and can miss a loosely told number ("got it
+    # down to two cups"); the pair with the record it changes reads it plainly.
+    coffee = record("c", "I drink about six cups of coffee a day.")
+    loose = statement("Got it down to two cups a day now.")
+    d = decide_open_world(loose, Stance(fact=0.02), [cand(coffee, "update", 0.99)])
+    assert d.action is Action.REVISE and d.target_id == "c"
+    # Not without a new number: the relation model reads remarks beside a record of their
+    # topic as updates too ("every cup counts!"), and a number the record holds is no change.
+    for remark in ("Haha, every cup counts!", "Six cups, yes, every single day."):
+        d = decide_open_world(statement(remark), Stance(fact=0.02), [cand(coffee, "update", 0.99)])
+        assert d.action is Action.NOOP, remark
+    # Not when the relation model is unsure, nor for a question.
+    assert decide_open_world(loose, Stance(fact=0.02), [cand(coffee, "update", 0.8)]
+                             ).action is Action.NOOP
+    assert decide_open_world(statement("Down to two cups a day now?"),
+                             Stance(fact=0.02, question=0.9), [cand(coffee, "update", 0.99)]
+                             ).action is Action.NOOP

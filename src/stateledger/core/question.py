@@ -28,7 +28,7 @@ from collections.abc import Iterable, Sequence
 from datetime import date
 from typing import Literal
 
-from stateledger.core.cues import NAME_WORD, ROLE_WORDS
+from stateledger.core.cues import NAME_WORD, NUMBER_WORDS, ROLE_WORDS
 from stateledger.core.timeexpr import find_times
 
 _ROLE_Q = re.compile(r"\b(?:my|our)\s+(?P<role>" + ROLE_WORDS + r")(?:'s)?\b", re.I)
@@ -241,10 +241,7 @@ _TIME_Q = re.compile(
     r"^\s*(?:so\s+|and\s+)?(?:when\s+(?:is|are|will|should|am|do)|what\s+(?:date|day|time)|"
     r"by\s+(?:what|which)\s+(?:date|day|time)|what(?:'s|\s+is)\s+(?:the\s+|my\s+|our\s+)?"
     r"(?:\w+\s+){0,4}?(?:deadline|date|due\s+date|start\s+date|time\s+slot))\b", re.I)
-_NUMBER_WORDS = (r"one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|"
-                 r"twenty|thirty|forty|fifty|hundred|thousand|dozen|half|a couple|a few|"
-                 r"once|twice")
-_HAS_NUMBER = re.compile(rf"\d|\b(?:{_NUMBER_WORDS})\b", re.I)
+_HAS_NUMBER = re.compile(rf"\d|\b(?:{NUMBER_WORDS})\b", re.I)
 _HAS_TIME = re.compile(
     r"\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
     r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|monday|tuesday|wednesday|"
