@@ -69,6 +69,14 @@ def test_a_number_told_loosely_still_changes_the_state(mem: Memory) -> None:
     answers(mem, "How many cups of coffee did I drink before?", "six cups")
 
 
+def test_a_question_about_we_finds_what_the_user_told_with_someone(mem: Memory) -> None:
+    say(mem, (at(1), "My brother and I run a small bakery in Cork."),
+        (at(2), "We have two delivery vans and a part-time driver."))
+    answers(mem, "What business do we run?", "bakery")
+    say(mem, (at(1), "My wife and I moved to Leeds last year."), user="bob")
+    answers(mem, "Where do we live?", "Leeds", user="bob")
+
+
 def test_endings_retire_the_old_state(mem: Memory) -> None:
     acts = say(mem, (at(1), "I smoke about ten cigarettes a day."),
                (at(5), "It's been four months without a single cigarette."))

@@ -37,6 +37,7 @@ from stateledger.core.question import (
     names,
     question_subject,
     subject_aliases,
+    with_joint_subject,
     without_times,
 )
 from stateledger.core.resolver import NOT_IN_MEMORY, resolve_open
@@ -115,7 +116,8 @@ def answer_from_packet(question: str, user_id: str, packet: Packet, vector: np.n
 
     def asked_of(record: Record) -> str:
         if subject == "user":
-            return mine
+            # "we" asked of a record told about "my partner and I" is asked that way.
+            return with_joint_subject(mine, record.text)
         if names(subject, record.text):
             return theirs
         called = next((a for a in aliases if names(a, record.text)), None)

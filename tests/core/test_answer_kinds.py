@@ -35,6 +35,7 @@ from stateledger.core.question import (
     same_subject,
     states_kind,
     subject_aliases,
+    with_joint_subject,
     without_times,
 )
 from stateledger.core.resolver import resolve_open
@@ -96,6 +97,22 @@ def test_a_question_about_the_user_by_name_is_asked_in_the_first_person() -> Non
     # Another person's name, or no name, stays as it is.
     assert ask("Where does Tom live?", "james") == "Where does Tom live?"
     assert ask("Where do I live?", "user") == "Where do I live?"
+
+
+def test_we_is_asked_as_the_record_names_the_user_with_someone() -> None:
+    ask = with_joint_subject
+    assert ask("Where do we rent a flat?", "My partner and I rent a flat in Glasgow.") == (
+        "Where do my partner and I rent a flat?")
+    assert ask("We still drive the Civic, right?", "My husband and I drive a Civic.") == (
+        "My husband and I still drive the Civic, right?")
+    assert ask("How much are we saving?", "Sam and I are saving 300 a month.") == (
+        "How much are Sam and I saving?")
+    assert ask("What business do we run?", "my brother Rory and I run a bakery") == (
+        "What business do my brother Rory and I run?")
+    # No "we", or a record without such a subject: unchanged.
+    assert ask("Where do I live?", "My wife and I live in Leeds.") == "Where do I live?"
+    assert ask("Where do we live?", "We live in Leeds.") == "Where do we live?"
+    assert ask("Where do we live?", "I moved to Leeds with my wife.") == "Where do we live?"
 
 
 def test_the_times_a_question_names_are_left_to_the_resolver() -> None:

@@ -173,6 +173,32 @@ def by_name(question: str, subject: str, alias: str) -> str:
                   count=1, flags=re.I)
 
 
+# A record whose subject is the user with someone else: "My partner and I rent a flat",
+# "Sam and I are saving for a house".
+_JOINT_SUBJECT = re.compile(rf"\b((?:[Mm]y|[Oo]ur)\s+[a-z]+(?:\s+{NAME_WORD})?|{NAME_WORD})"
+                            r"\s+and\s+I\b")
+_WE = re.compile(r"\bwe\b", re.I)
+
+
+def with_joint_subject(question: str, record_text: str) -> str:
+    """``question`` with its "we" said as ``record_text`` says it ("Where do we rent a
+    flat?" -> "Where do my partner and I rent a flat?" for "My partner and I rent a flat in
+    Glasgow"): the relevance model reads a record told about "my partner and I" as someone
+    else's for a question about "we" (0.07; 0.995 asked this way). Unchanged when either
+    has no such subject."""
+    joint = _JOINT_SUBJECT.search(record_text)
+    if joint is None or not _WE.search(question):
+        return question
+    who = joint.group(1)
+    who = who[0].lower() + who[1:] if who.split()[0] in ("My", "Our") else who
+
+    def said(m: re.Match[str]) -> str:
+        phrase = f"{who} and I"
+        return phrase[0].upper() + phrase[1:] if m.group(0)[0].isupper() else phrase
+
+    return _WE.sub(said, question)
+
+
 def same_subject(subject: str, text: str, other_subject: str, other_text: str = "") -> bool:
     """Whether two records (or a question's subject and a record) are about one person:
     equal subjects, or, for someone other than the user, a text that names them ("my
