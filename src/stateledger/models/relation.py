@@ -126,14 +126,16 @@ class RelationModel:
         types = torch.zeros_like(ids)
         mask = torch.zeros_like(ids)
         for i, e in enumerate(rows):
-            # Known artefact, kept on purpose until the relation model is retrained: the
+            # Known artefact, kept on purpose until a relation model earns the fix: the
             # tokenizer pads the pairs to the longest of them and this mask reads that
             # padding as text, so a pair shorter than its longest neighbour leans to
-            # "unrelated". Masking the padding (``e.attention_mask``) makes every pair
-            # batch-independent but lets the model's over-eager "update" on real chat
-            # statements through: 609 supersede links instead of 370 on the BEAM dev
-            # replay, BEAM 0.550 -> 0.450, state bench 0.867 -> 0.850 (docs/BENCHMARKS.md,
-            # tenth session). Fix it together with a model that earns it.
+            # "unrelated". Masking the padding (``e.attention_mask``) makes each pair's
+            # relation independent of its neighbours but lets the model's over-eager
+            # "update" on real chat statements through; every measurement of the fix so
+            # far lost BEAM and the state bench, with the shipped weights and with three
+            # retrainings (the latest: 609 supersede links instead of 370 on the BEAM dev
+            # replay, BEAM 0.550 -> 0.450, state 0.867 -> 0.850). docs/BENCHMARKS.md,
+            # issue 10, "padded pairs".
             n = len(e.ids)
             ids[i, :n] = torch.tensor(e.ids)
             mask[i, :n] = 1
