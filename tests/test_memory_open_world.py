@@ -75,6 +75,9 @@ def test_a_question_about_we_finds_what_the_user_told_with_someone(mem: Memory) 
     answers(mem, "What business do we run?", "bakery")
     say(mem, (at(1), "My wife and I moved to Leeds last year."), user="bob")
     answers(mem, "Where do we live?", "Leeds", user="bob")
+    say(mem, (at(1), "My husband and I set a grocery budget of 400 pounds a month."),
+        (at(2), "We have a grey cat called Miso."), user="cara")
+    answers(mem, "What is our grocery budget?", "400 pounds", user="cara")
 
 
 def test_endings_retire_the_old_state(mem: Memory) -> None:

@@ -109,6 +109,10 @@ def test_we_is_asked_as_the_record_names_the_user_with_someone() -> None:
         "How much are Sam and I saving?")
     assert ask("What business do we run?", "my brother Rory and I run a bakery") == (
         "What business do my brother Rory and I run?")
+    assert ask("Where is our flat?", "My partner and I rent a flat in Glasgow.") == (
+        "Where is my partner's and my flat?")
+    assert ask("Our budget is what now?", "Sam and I set a budget of 400.") == (
+        "Sam's and my budget is what now?")
     # No "we", or a record without such a subject: unchanged.
     assert ask("Where do I live?", "My wife and I live in Leeds.") == "Where do I live?"
     assert ask("Where do we live?", "We live in Leeds.") == "Where do we live?"

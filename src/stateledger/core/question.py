@@ -24,7 +24,7 @@ same person: equal subjects, or someone other than the user whom the other's tex
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from datetime import date
 from typing import Literal
 
@@ -178,25 +178,28 @@ def by_name(question: str, subject: str, alias: str) -> str:
 _JOINT_SUBJECT = re.compile(rf"\b((?:[Mm]y|[Oo]ur)\s+[a-z]+(?:\s+{NAME_WORD})?|{NAME_WORD})"
                             r"\s+and\s+I\b")
 _WE = re.compile(r"\bwe\b", re.I)
+_OUR = re.compile(r"\bour\b", re.I)
 
 
 def with_joint_subject(question: str, record_text: str) -> str:
-    """``question`` with its "we" said as ``record_text`` says it ("Where do we rent a
-    flat?" -> "Where do my partner and I rent a flat?" for "My partner and I rent a flat in
-    Glasgow"): the relevance model reads a record told about "my partner and I" as someone
-    else's for a question about "we" (0.07; 0.995 asked this way). Unchanged when either
-    has no such subject."""
+    """``question`` with its "we" and "our" said as ``record_text`` says them ("Where do we
+    rent a flat?" -> "Where do my partner and I rent a flat?", "Where is our flat?" ->
+    "Where is my partner's and my flat?" for "My partner and I rent a flat in Glasgow"):
+    the relevance model reads a record told about "my partner and I" as someone else's for
+    a question about "we" (0.07 and 0.015; 0.995 and 0.99 asked this way). Unchanged when
+    the record has no such subject."""
     joint = _JOINT_SUBJECT.search(record_text)
-    if joint is None or not _WE.search(question):
+    if joint is None:
         return question
     who = joint.group(1)
     who = who[0].lower() + who[1:] if who.split()[0] in ("My", "Our") else who
 
-    def said(m: re.Match[str]) -> str:
-        phrase = f"{who} and I"
-        return phrase[0].upper() + phrase[1:] if m.group(0)[0].isupper() else phrase
+    def said(phrase: str) -> Callable[[re.Match[str]], str]:
+        def put(m: re.Match[str]) -> str:
+            return phrase[0].upper() + phrase[1:] if m.group(0)[0].isupper() else phrase
+        return put
 
-    return _WE.sub(said, question)
+    return _OUR.sub(said(f"{who}'s and my"), _WE.sub(said(f"{who} and I"), question))
 
 
 def same_subject(subject: str, text: str, other_subject: str, other_text: str = "") -> bool:
