@@ -78,6 +78,11 @@ def test_a_question_about_we_finds_what_the_user_told_with_someone(mem: Memory) 
     say(mem, (at(1), "My husband and I set a grocery budget of 400 pounds a month."),
         (at(2), "We have a grey cat called Miso."), user="cara")
     answers(mem, "What is our grocery budget?", "400 pounds", user="cara")
+    say(mem, (at(1), "Me and my roommate share a 2012 Toyota Corolla."),
+        (at(2), "My sister and I co-own a pottery studio called Kiln & Co."),
+        (at(3), "I work remotely for a design agency."), user="dev")
+    answers(mem, "What car do I drive?", "Corolla", user="dev")
+    answers(mem, "What studio do I own?", "Kiln", user="dev")
 
 
 def test_endings_retire_the_old_state(mem: Memory) -> None:

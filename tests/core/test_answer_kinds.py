@@ -113,8 +113,13 @@ def test_we_is_asked_as_the_record_names_the_user_with_someone() -> None:
         "Where is my partner's and my flat?")
     assert ask("Our budget is what now?", "Sam and I set a budget of 400.") == (
         "Sam's and my budget is what now?")
+    # A question about "I" is asked of what the user does with someone too.
+    assert ask("Where do I live?", "Me and my wife moved to Leeds last year.") == (
+        "Where do my wife and I live?")
+    assert ask("How old am I?", "My husband and I are both 34.") == (
+        "How old are my husband and I?")
+    assert ask("Where do I live?", "Sure and I'll send the address.") == "Where do I live?"
     # No "we", or a record without such a subject: unchanged.
-    assert ask("Where do I live?", "My wife and I live in Leeds.") == "Where do I live?"
     assert ask("Where do we live?", "We live in Leeds.") == "Where do we live?"
     assert ask("Where do we live?", "I moved to Leeds with my wife.") == "Where do we live?"
 
