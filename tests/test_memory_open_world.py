@@ -85,6 +85,13 @@ def test_a_question_about_we_finds_what_the_user_told_with_someone(mem: Memory) 
     answers(mem, "What studio do I own?", "Kiln", user="dev")
 
 
+def test_a_partner_named_with_is_called_is_who_fills_the_role(mem: Memory) -> None:
+    say(mem, (at(1), "My girlfriend is called Ines."),
+        (at(2), "I like long walks on the weekend."))
+    answers(mem, "What's my girlfriend's name?", "Ines")
+    answers(mem, "Who is my girlfriend?", "Ines")
+
+
 def test_endings_retire_the_old_state(mem: Memory) -> None:
     acts = say(mem, (at(1), "I smoke about ten cigarettes a day."),
                (at(5), "It's been four months without a single cigarette."))

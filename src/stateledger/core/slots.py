@@ -202,6 +202,7 @@ def attribute_slot(noun: str, value: str = "", qualifier: str = "") -> str | Non
 # "my usual coffee spot is X", "our vet is Dr. X", "my manager, X", "my roommate X moved out"
 ATTR_IS = re.compile(
     rf"\b{_MY}(?P<qual>{_QUAL})(?P<thing>{_ATTR}|genre)(?:'s name)?\s+(?:is|are|has become)"
+    rf"(?:\s+(?:called|named))?"  # "my partner is called Jamie"
     rf"\s+(?:now\s+|still\s+|definitely\s+)?(?:the\s+|an?\s+)?(?:(?-i:Dr|Mr|Mrs|Ms)\.?\s+)?"
     rf"{_VAL}{_STOP}",
     re.I,
