@@ -92,6 +92,13 @@ def test_a_partner_named_with_is_called_is_who_fills_the_role(mem: Memory) -> No
     answers(mem, "Who is my girlfriend?", "Ines")
 
 
+def test_my_mum_and_my_mother_are_one_person(mem: Memory) -> None:
+    say(mem, (at(1), "My mum lives in Galway."),
+        (at(5), "My mother moved to Cork in May."))
+    answers(mem, "Where does my mom live?", "Cork", absent=["Galway"])
+    answers(mem, "Where did my mum live before?", "Galway")
+
+
 def test_endings_retire_the_old_state(mem: Memory) -> None:
     acts = say(mem, (at(1), "I smoke about ten cigarettes a day."),
                (at(5), "It's been four months without a single cigarette."))

@@ -24,7 +24,7 @@ from typing import Protocol
 import numpy as np
 
 from stateledger import keyed
-from stateledger.core.cues import question_slots
+from stateledger.core.cues import question_slots, same_person
 from stateledger.core.evidence_rank import rank_evidence
 from stateledger.core.extract import answer_value
 from stateledger.core.model import Answer, Evidence, Packet, Record
@@ -123,7 +123,7 @@ def answer_from_packet(question: str, user_id: str, packet: Packet, vector: np.n
         called = next((a for a in aliases if names(a, record.text)), None)
         if called is not None:
             return without_times(by_name(question, subject, called))
-        return mine if record.subject in (subject, *aliases) else theirs
+        return mine if any(same_person(record.subject, s) for s in (subject, *aliases)) else theirs
 
     asked = [asked_of(ev.record) for ev in pool]
     scores = _relevance(model, asked, question, pool)

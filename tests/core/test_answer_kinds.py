@@ -66,6 +66,18 @@ def test_question_subject_roles_names_and_places() -> None:
     assert not same_subject("user", "", "tom", "My brother Tom moved to Denver")
 
 
+def test_one_role_said_with_different_words_is_one_person() -> None:
+    assert question_subject("Where does my mum live?") == "mother"
+    assert question_subject("Where does my mom live?") == "mother"
+    assert cues.analyse("My mum lives in Galway.").subject == "mother"
+    assert cues.analyse("My dad lives in Cork.").subject == "father"
+    assert same_subject("mother", "", "mum", "")  # a record stored before the table
+    assert same_subject("father", "", "user", "My dad works as a bus driver.")
+    assert not same_subject("mother", "", "father", "")
+    assert subject_aliases("mother", ["My mum Mary lives in Galway."]) == ("mary",)
+    assert by_name("Where does my mum live?", "mother", "mary") == "Where does Mary live?"
+
+
 def test_a_role_takes_the_names_records_give_it() -> None:
     texts = ["My brother Callum lives in Dundee.", "Callum, my brother, plays rugby.",
              "Isla is my sister.", "my brother moved to Leeds", "My sister's wedding"]

@@ -27,8 +27,9 @@ from stateledger.core.slots import (
 )
 from stateledger.core.timeexpr import MONTH_NAME
 
-__all__ = ["SLOT_PATTERNS", "Cues", "Mention", "SlotPattern", "analyse", "kinds", "mentions",
-           "names_subject", "numbers_in", "presupposes_change", "question_slots", "same_value"]
+__all__ = ["SLOT_PATTERNS", "Cues", "Mention", "SlotPattern", "analyse", "canonical_role",
+           "kinds", "mentions", "names_subject", "numbers_in", "presupposes_change",
+           "question_slots", "same_person", "same_value", "subject_words"]
 
 # --- subject, source and stance ------------------------------------------------------------
 
@@ -52,6 +53,34 @@ ROLE_WORDS = (  # people a user talks about by their relation to them
     r"husband|wife|partner|girlfriend|boyfriend|kid|niece|nephew|manager|teammate|"
     r"fiance|fiancee|stepmom|stepdad|grandmother|grandfather)"
 )
+# The words for one role, the first being the one a role subject is stored and compared
+# under: "my mum", "my mom" and "my mother" are one person (a hand-written table).
+_ROLE_FORMS: dict[str, tuple[str, ...]] = {
+    "mother": ("mother", "mum", "mom"), "father": ("father", "dad"),
+    "grandmother": ("grandmother", "grandma"), "grandfather": ("grandfather", "grandpa"),
+    "neighbour": ("neighbour", "neighbor"), "coworker": ("coworker", "co-worker", "colleague"),
+    "fiance": ("fiance", "fiancee"),
+}
+_CANONICAL_ROLE = {form: role for role, forms in _ROLE_FORMS.items() for form in forms}
+
+
+def canonical_role(subject: str) -> str:
+    """The one form a subject is stored and compared under ("mum", "mom" -> "mother");
+    any other subject (a name, "user") lower-cased as it is."""
+    return _CANONICAL_ROLE.get(subject.lower(), subject.lower())
+
+
+def same_person(a: str, b: str) -> bool:
+    """Whether two subjects are one person as far as words go ("mum" and "mother")."""
+    return canonical_role(a) == canonical_role(b)
+
+
+def subject_words(subject: str) -> str:
+    """A regex for ``subject`` as a text may say it: any word for its role."""
+    forms = _ROLE_FORMS.get(canonical_role(subject), (subject,))
+    return "(?:" + "|".join(re.escape(f) for f in forms) + ")"
+
+
 _OTHER_SUBJECT = re.compile(
     r"^\s*(?:(?:so|well|oh|hey|yeah|btw|anyway|guess what|fun fact|also)[,!.:]?\s+)*"
     r"(?:(?:[Mm]y|[Oo]ur)\s+(?P<role>" + ROLE_WORDS + r")(?:,?\s+(?P<rname>" + NAME_WORD
@@ -399,7 +428,7 @@ def analyse(text: str, *, speaker: str | None = None, user_name: str | None = No
             for m in found
         ) or bool(other.group("name") and _VALUE_OF_MINE.match(body, other.end("name")))
         if name and not is_user and not names_role and not _NOT_A_NAME.match(name):
-            subject = name.lower()
+            subject = canonical_role(name)
             first_person = False
         if user_name and name and name.lower() == user_name.lower():
             first_person = True
@@ -455,7 +484,7 @@ def presupposes_change(text: str) -> bool:
 
 def names_subject(subject: str, text: str) -> bool:
     """Whether ``text`` has ``subject`` as a whole word ("Omar retrained" names omar)."""
-    return re.search(rf"\b{re.escape(subject)}\b", text, re.I) is not None
+    return re.search(rf"\b{subject_words(subject)}\b", text, re.I) is not None
 
 
 def same_value(a: str | None, b: str | None) -> bool:

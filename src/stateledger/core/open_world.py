@@ -55,6 +55,7 @@ from stateledger.core.cues import (
     names_subject,
     numbers_in,
     presupposes_change,
+    same_person,
     same_value,
 )
 from stateledger.core.extract import content_keys
@@ -115,7 +116,7 @@ def may_share_state(st: Statement, record: Record) -> bool:
     one whose text names the other's subject ("Typo earlier: Mia is 7" and "My daughter Mia
     is 6"). A report about the user ("Tom says I work at Microsoft") is about the user
     only, never about the reporter's own records."""
-    if record.subject == st.subject:
+    if same_person(record.subject, st.subject):
         return True
     if st.reported:
         return False

@@ -28,7 +28,14 @@ from collections.abc import Callable, Iterable, Sequence
 from datetime import date
 from typing import Literal
 
-from stateledger.core.cues import NAME_WORD, NUMBER_WORDS, ROLE_WORDS
+from stateledger.core.cues import (
+    NAME_WORD,
+    NUMBER_WORDS,
+    ROLE_WORDS,
+    canonical_role,
+    same_person,
+    subject_words,
+)
 from stateledger.core.timeexpr import find_times
 
 _ROLE_Q = re.compile(r"\b(?:my|our)\s+(?P<role>" + ROLE_WORDS + r")(?:'s)?\b", re.I)
@@ -75,7 +82,7 @@ def question_subject(question: str, user_name: str | None = None) -> str:
         return "user"
     role = _ROLE_Q.search(question)
     if role is not None:
-        return role.group("role").lower()
+        return canonical_role(role.group("role"))
     own = (user_name or "").lower()
     for m in _NAME_Q.finditer(question):
         name = m.group("name") or m.group("owner")
@@ -93,7 +100,7 @@ def subject_aliases(subject: str, texts: Iterable[str]) -> tuple[str, ...]:
     a question about "my brother" is then also about what is stored under ``callum``."""
     if subject == "user" or not re.fullmatch(ROLE_WORDS, subject, re.I):
         return ()
-    role = re.escape(subject)
+    role = subject_words(subject)
     rx = re.compile(rf"\b(?:my|our)\s+{role}(?:,)?\s+{_NAME}\b|\b{_NAME},\s+(?:my|our)\s+"
                     rf"{role}\b|\b{_NAME}\s+is\s+(?:my|our)\s+{role}\b", re.I)
     found: dict[str, None] = {}
@@ -160,7 +167,7 @@ def named(question: str, subject: str, aliases: Sequence[str]) -> str:
     if not aliases:
         return question
     name = aliases[0].capitalize()
-    return re.sub(rf"\b((?:my|our)\s+{re.escape(subject)})\b", rf"\1 {name}", question,
+    return re.sub(rf"\b((?:my|our)\s+{subject_words(subject)})\b", rf"\1 {name}", question,
                   count=1, flags=re.I)
 
 
@@ -169,7 +176,7 @@ def by_name(question: str, subject: str, alias: str) -> str:
     "what does Rosa do"): how to ask a record that calls the person by name only ("Rosa
     started a new role as a hospital manager"), which a question naming the role, too,
     reads as about someone the record does not mention."""
-    return re.sub(rf"\b(?:my|our)\s+{re.escape(subject)}\b", alias.capitalize(), question,
+    return re.sub(rf"\b(?:my|our)\s+{subject_words(subject)}\b", alias.capitalize(), question,
                   count=1, flags=re.I)
 
 
@@ -224,8 +231,8 @@ def same_subject(subject: str, text: str, other_subject: str, other_text: str = 
     """Whether two records (or a question's subject and a record) are about one person:
     equal subjects, or, for someone other than the user, a text that names them ("my
     brother" and "My brother's favourite band is Muse", whatever subject a rule read off
-    that sentence)."""
-    if subject == other_subject:
+    that sentence); "mum" and "mother" are one person (``cues.same_person``)."""
+    if same_person(subject, other_subject):
         return True
     if subject == "user" and other_subject == "user":
         return True
@@ -245,7 +252,7 @@ def names(subject: str, text: str) -> bool:
     """Whether ``text`` speaks about ``subject`` (by name), not only to them."""
     if not text:
         return False
-    for m in re.finditer(rf"\b{re.escape(subject)}\b", text, re.I):
+    for m in re.finditer(rf"\b{subject_words(subject)}\b", text, re.I):
         addressed = (_ADDRESS_BEFORE.search(text[max(0, m.start() - 24):m.start()])
                      and _ADDRESS_AFTER.match(text[m.end():]))
         if not addressed:
