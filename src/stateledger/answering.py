@@ -116,7 +116,8 @@ def answer_from_packet(question: str, user_id: str, packet: Packet, vector: np.n
 
     def asked_of(record: Record) -> str:
         if subject == "user":
-            # "we" asked of a record told about "my partner and I" is asked that way.
+            # A record told about "my partner and I" is asked in those words ("we",
+            # "our" and a questioned "I" become them: ``with_joint_subject``).
             return with_joint_subject(mine, record.text)
         if names(subject, record.text):
             return theirs

@@ -8,10 +8,12 @@ an attribute no pattern knows revises the record it updates when the relation mo
 so. The rules, first match wins:
 
 1. Not a fact (a question, chit-chat, a request to the assistant), as the stance says (a
-   question may carry a fact, so a question mark alone decides nothing): **noop**. A
-   counted-item update ("another 2 leeks", ``core.quantity``) **revises** the item's live
-   count by exact arithmetic (or **appends** the item; removing an item not on the list is
-   a **noop**).
+   question may carry a fact, so a question mark alone decides nothing): **noop**; unless
+   it gives a new number for a live record's variable and the relation model is sure it
+   updates or ends it (the stance head misses numbers told loosely). A counted-item
+   update ("another 2 leeks", ``core.quantity``) **revises** the item's live count by
+   exact arithmetic (or **appends** the item; removing an item not on the list is a
+   **noop**).
 2. Of the candidates that are live or pending and may hold the same person's state
    (``may_share_state``: the same subject, or a text that names the other's) and are
    related (``1 - p(unrelated)`` at least ``related_min``), the target is the one with the
@@ -100,7 +102,7 @@ class Thresholds:
     # what a question is about (the relevance step passes it over).
     fact: float = 0.25
     # ... unless it gives a new number for a live record's variable, as the relation model
-    # reads the pair at least this surely (``changes_a_live_state``): the stance head reads
+    # reads the pair at least this surely (``_changes_a_live_state``): the stance head reads
     # one text alone and misses numbers told loosely ("Got my screen time down to two hours
     # a day": fact 0.04), which the pair with the record they change reads plainly (an
     # update, 0.997). Not for a text without a number: the relation model reads fragments
@@ -262,7 +264,7 @@ def decide_open_world(st: Statement, stance: Stance, candidates: Sequence[Candid
     candidates = [_within_message(_read(st, c), corrects) for c in candidates]
     # A question can carry a fact ("since my budget went up to $50, what should I buy?"):
     # only the stance says whether it states one, not its question mark.
-    if stance.fact < t.fact and not changes_a_live_state(st, stance, candidates, t):
+    if stance.fact < t.fact and not _changes_a_live_state(st, stance, candidates, t):
         what = "a question" if stance.question >= t.stance else "chit-chat or a request"
         return Decision(Action.NOOP, confidence=1.0 - stance.fact,
                         reason=f"no state content ({what})")
@@ -309,7 +311,7 @@ def decide_open_world(st: Statement, stance: Stance, candidates: Sequence[Candid
     return Decision(Action.APPEND, rho=r_new, reason="new fact, no related record")
 
 
-def changes_a_live_state(st: Statement, stance: Stance, candidates: Sequence[Candidate],
+def _changes_a_live_state(st: Statement, stance: Stance, candidates: Sequence[Candidate],
                          limits: Thresholds) -> bool:
     """Whether ``st``, which is no question, gives a number that a live record of the same
     person's state does not hold, and the relation model is sure (``limits.change_sure``)

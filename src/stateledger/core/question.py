@@ -17,8 +17,10 @@ not of any topic):
   the right topic that holds no number cannot answer "how many ...".
 
 ``same_subject`` decides whether two records (or a question and a record) are about the
-same person: equal subjects, or someone other than the user whom the other's text names
-("my brother" and "My brother Tom moved to Denver", stored under ``tom``).
+same person: equal subjects (one word per role: "mum" is "mother", ``cues.canonical_role``),
+or someone other than the user whom the other's text names ("my brother" and "My brother
+Tom moved to Denver", stored under ``tom``). ``with_joint_subject`` asks a question about
+"we", "our" or "I" in the words of a record told about "my partner and I".
 """
 
 from __future__ import annotations
