@@ -99,6 +99,15 @@ def test_my_mum_and_my_mother_are_one_person(mem: Memory) -> None:
     answers(mem, "Where did my mum live before?", "Galway")
 
 
+def test_a_sentence_opening_with_a_role_is_about_that_person(mem: Memory) -> None:
+    say(mem, (at(1), "My daughter plays the violin."),
+        (at(2), "My friend Tom relocated to Berlin."))
+    answers(mem, "What instrument does my daughter play?", "violin")
+    not_in_memory(mem, "What instrument do I play?")
+    answers(mem, "Where does Tom live?", "Berlin")
+    not_in_memory(mem, "Where do I live?")
+
+
 def test_endings_retire_the_old_state(mem: Memory) -> None:
     acts = say(mem, (at(1), "I smoke about ten cigarettes a day."),
                (at(5), "It's been four months without a single cigarette."))

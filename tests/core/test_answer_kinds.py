@@ -78,6 +78,15 @@ def test_one_role_said_with_different_words_is_one_person() -> None:
     assert by_name("Where does my mum live?", "mother", "mary") == "Where does Mary live?"
 
 
+def test_a_role_opening_a_sentence_is_its_subject_whatever_the_verb() -> None:
+    assert cues.analyse("My son turned 7.").subject == "son"
+    assert cues.analyse("My boss resigned.").subject == "boss"
+    assert cues.analyse("My friend Tom relocated to Berlin.").subject == "tom"
+    # ... not the user's own role filler, nor what the user does with them.
+    assert cues.analyse("My boss is Priya Shah.").subject == "user"
+    assert cues.analyse("My partner and I rent a flat.").subject == "user"
+
+
 def test_a_role_takes_the_names_records_give_it() -> None:
     texts = ["My brother Callum lives in Dundee.", "Callum, my brother, plays rugby.",
              "Isla is my sister.", "my brother moved to Leeds", "My sister's wedding"]

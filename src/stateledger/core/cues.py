@@ -90,6 +90,15 @@ _OTHER_SUBJECT = re.compile(
     r"became|quit|left|broke|married|dating|drives|loves|likes|sleeps|weighs|earns|"
     r"takes|took|studies|graduated)\b"
 )
+# "My son turned 7", "My friend Tom relocated to Berlin": a role opening the sentence is
+# its subject whatever verb follows (the list above is for a bare name, which may be a
+# word that opens a sentence); "my partner and I" is the user, and "my sister's wedding"
+# stays the user's to correct ("oops, I mean Boulder") unless a listed verb follows.
+_ROLE_SUBJECT = re.compile(
+    r"^\s*(?:(?:so|well|oh|hey|yeah|btw|anyway|guess what|fun fact|also)[,!.:]?\s+)*"
+    r"(?:[Mm]y|[Oo]ur)\s+(?P<role>" + ROLE_WORDS + r")(?:,?\s+(?P<rname>" + NAME_WORD
+    + r"),?)?\s+(?!(?:and|or|&|nor)\b)[a-z]+\b"
+)
 # A statement about someone the conversation already named, by a pronoun ("She is 89 now",
 # "typo earlier: she is 89"): someone other than the user, but not said who.
 PRONOUN_SUBJECTS = frozenset({"he", "she"})
@@ -414,9 +423,10 @@ def analyse(text: str, *, speaker: str | None = None, user_name: str | None = No
     found = tuple(mentions(body))
     subject = "user"
     first_person = bool(_FIRST_PERSON.search(body))
-    other = None if reported else _OTHER_SUBJECT.match(body)
+    other = None if reported else (_OTHER_SUBJECT.match(body) or _ROLE_SUBJECT.match(body))
     if other:
-        name = other.group("rname") or other.group("name") or other.group("role")
+        found_name = other.groupdict().get("name")
+        name = other.group("rname") or found_name or other.group("role")
         is_user = bool(user_name and name and name.lower() == user_name.lower())
         # "Sofia is my gym buddy": the sentence states who fills one of the user's roles.
         # "Tennis is my sport": the sentence is about a value, not a person.
@@ -426,7 +436,7 @@ def analyse(text: str, *, speaker: str | None = None, user_name: str | None = No
             or (role is not None and attribute_slot(role) == m.slot)
             or (name and m.value.lower().startswith(name.lower()))
             for m in found
-        ) or bool(other.group("name") and _VALUE_OF_MINE.match(body, other.end("name")))
+        ) or bool(found_name and _VALUE_OF_MINE.match(body, other.end("name")))
         if name and not is_user and not names_role and not _NOT_A_NAME.match(name):
             subject = canonical_role(name)
             first_person = False
