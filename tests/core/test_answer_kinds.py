@@ -85,6 +85,7 @@ def test_a_role_opening_a_sentence_is_its_subject_whatever_the_verb() -> None:
     # ... not the user's own role filler, nor what the user does with them.
     assert cues.analyse("My boss is Priya Shah.").subject == "user"
     assert cues.analyse("My partner and I rent a flat.").subject == "user"
+    assert cues.analyse("My boss gave me a raise to 90k.").subject == "user"
 
 
 def test_a_role_takes_the_names_records_give_it() -> None:
@@ -120,29 +121,31 @@ def test_a_question_about_the_user_by_name_is_asked_in_the_first_person() -> Non
     assert ask("Where do I live?", "user") == "Where do I live?"
 
 
-def test_we_is_asked_as_the_record_names_the_user_with_someone() -> None:
-    ask = with_joint_subject
-    assert ask("Where do we rent a flat?", "My partner and I rent a flat in Glasgow.") == (
-        "Where do my partner and I rent a flat?")
-    assert ask("We still drive the Civic, right?", "My husband and I drive a Civic.") == (
-        "My husband and I still drive the Civic, right?")
-    assert ask("How much are we saving?", "Sam and I are saving 300 a month.") == (
-        "How much are Sam and I saving?")
-    assert ask("What business do we run?", "my brother Rory and I run a bakery") == (
-        "What business do my brother Rory and I run?")
-    assert ask("Where is our flat?", "My partner and I rent a flat in Glasgow.") == (
-        "Where is my partner's and my flat?")
-    assert ask("Our budget is what now?", "Sam and I set a budget of 400.") == (
-        "Sam's and my budget is what now?")
+@pytest.mark.parametrize(("question", "record", "asked"), [
+    ("Where do we rent a flat?", "My partner and I rent a flat in Glasgow.",
+     "Where do my partner and I rent a flat?"),
+    ("We still drive the Civic, right?", "My husband and I drive a Civic.",
+     "My husband and I still drive the Civic, right?"),
+    ("How much are we saving?", "Sam and I are saving 300 a month.",
+     "How much are Sam and I saving?"),
+    ("What business do we run?", "my brother Rory and I run a bakery",
+     "What business do my brother Rory and I run?"),
+    ("Where is our flat?", "My partner and I rent a flat in Glasgow.",
+     "Where is my partner's and my flat?"),
+    ("Our budget is what now?", "Sam and I set a budget of 400.",
+     "Sam's and my budget is what now?"),
     # A question about "I" is asked of what the user does with someone too.
-    assert ask("Where do I live?", "Me and my wife moved to Leeds last year.") == (
-        "Where do my wife and I live?")
-    assert ask("How old am I?", "My husband and I are both 34.") == (
-        "How old are my husband and I?")
-    assert ask("Where do I live?", "Sure and I'll send the address.") == "Where do I live?"
-    # No "we", or a record without such a subject: unchanged.
-    assert ask("Where do we live?", "We live in Leeds.") == "Where do we live?"
-    assert ask("Where do we live?", "I moved to Leeds with my wife.") == "Where do we live?"
+    ("Where do I live?", "Me and my wife moved to Leeds last year.",
+     "Where do my wife and I live?"),
+    ("How old am I?", "My husband and I are both 34.", "How old are my husband and I?"),
+    # A capitalised word that names nobody, no "we", or no such subject: unchanged.
+    ("Where do I live?", "Sure and I'll send the address.", "Where do I live?"),
+    ("Where do we live?", "We live in Leeds.", "Where do we live?"),
+    ("Where do we live?", "I moved to Leeds with my wife.", "Where do we live?"),
+])
+def test_we_is_asked_as_the_record_names_the_user_with_someone(
+        question: str, record: str, asked: str) -> None:
+    assert with_joint_subject(question, record) == asked
 
 
 def test_the_times_a_question_names_are_left_to_the_resolver() -> None:

@@ -39,12 +39,12 @@ NAME_WORD = r"[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ]+"  # a capitalised first name, acce
 NUMBER_WORDS = (r"one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|"
                 r"twenty|thirty|forty|fifty|hundred|thousand|dozen|half|a couple|a few|"
                 r"once|twice")
-_NUMBER_TOKEN = re.compile(rf"\d+(?:[.,]\d+)*|\b(?:{NUMBER_WORDS})\b", re.I)
+NUMBER = re.compile(rf"\d+(?:[.,]\d+)*|\b(?:{NUMBER_WORDS})\b", re.I)
 
 
 def numbers_in(text: str) -> set[str]:
     """The numbers ``text`` states, as written (digits, or words lower-cased)."""
-    return {m.group(0).lower() for m in _NUMBER_TOKEN.finditer(text)}
+    return {m.group(0).lower() for m in NUMBER.finditer(text)}
 
 
 ROLE_WORDS = (  # people a user talks about by their relation to them
@@ -81,10 +81,13 @@ def subject_words(subject: str) -> str:
     return "(?:" + "|".join(re.escape(f) for f in forms) + ")"
 
 
+# Discourse openers, then "my brother" or "my brother Tom": how a sentence about a person
+# of the user's opens.
+_OPENERS = r"^\s*(?:(?:so|well|oh|hey|yeah|btw|anyway|guess what|fun fact|also)[,!.:]?\s+)*"
+_MY_ROLE = (r"(?:[Mm]y|[Oo]ur)\s+(?P<role>" + ROLE_WORDS + r")(?:,?\s+(?P<rname>" + NAME_WORD
+            + r"),?)?")
 _OTHER_SUBJECT = re.compile(
-    r"^\s*(?:(?:so|well|oh|hey|yeah|btw|anyway|guess what|fun fact|also)[,!.:]?\s+)*"
-    r"(?:(?:[Mm]y|[Oo]ur)\s+(?P<role>" + ROLE_WORDS + r")(?:,?\s+(?P<rname>" + NAME_WORD
-    + r"),?)?|(?P<name>" + NAME_WORD + r"))"
+    _OPENERS + r"(?:" + _MY_ROLE + r"|(?P<name>" + NAME_WORD + r"))"
     r"(?:'s)?\s+(?:just\s+|finally\s+|recently\s+|also\s+)?"
     r"(?:got|has|have|had|is|was|works|worked|lives|lived|moved|started|joined|bought|adopted|"
     r"became|quit|left|broke|married|dating|drives|loves|likes|sleeps|weighs|earns|"
@@ -92,12 +95,13 @@ _OTHER_SUBJECT = re.compile(
 )
 # "My son turned 7", "My friend Tom relocated to Berlin": a role opening the sentence is
 # its subject whatever verb follows (the list above is for a bare name, which may be a
-# word that opens a sentence); "my partner and I" is the user, and "my sister's wedding"
-# stays the user's to correct ("oops, I mean Boulder") unless a listed verb follows.
+# word that opens a sentence). Not "my partner and I" (the user), not a sentence that goes
+# on about the user ("my boss gave me a raise": the raise is the user's), and not a
+# possessive ("my sister's wedding" stays the user's to correct: "oops, I mean Boulder")
+# unless a listed verb follows.
 _ROLE_SUBJECT = re.compile(
-    r"^\s*(?:(?:so|well|oh|hey|yeah|btw|anyway|guess what|fun fact|also)[,!.:]?\s+)*"
-    r"(?:[Mm]y|[Oo]ur)\s+(?P<role>" + ROLE_WORDS + r")(?:,?\s+(?P<rname>" + NAME_WORD
-    + r"),?)?\s+(?!(?:and|or|&|nor)\b)[a-z]+\b"
+    _OPENERS + _MY_ROLE + r"\s+(?!(?:and|or|&|nor)\b)[a-z]+\b"
+    r"(?![^.!?]*\b(?:me|my|mine|us|our)\b)"
 )
 # A statement about someone the conversation already named, by a pronoun ("She is 89 now",
 # "typo earlier: she is 89"): someone other than the user, but not said who.

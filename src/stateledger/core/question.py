@@ -26,13 +26,13 @@ Tom moved to Denver", stored under ``tom``). ``with_joint_subject`` asks a quest
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from datetime import date
 from typing import Literal
 
 from stateledger.core.cues import (
     NAME_WORD,
-    NUMBER_WORDS,
+    NUMBER,
     ROLE_WORDS,
     canonical_role,
     same_person,
@@ -201,11 +201,11 @@ _NOT_COMPANIONS = _NOT_NAMES | frozenset((
 def with_joint_subject(question: str, record_text: str) -> str:
     """``question`` with its "we", "our" and questioned "I" said as ``record_text`` says
     them ("Where do we rent a flat?" -> "Where do my partner and I rent a flat?", "Where
-    is our flat?" -> "Where is my partner's and my flat?", "Where do I live?" -> "Where do
-    my partner and I live?" for "My partner and I rent a flat in Glasgow"): the relevance
-    model reads a record told about "my partner and I" as someone else's (0.07, 0.015 and
-    0.48 on these; 0.99 asked this way), though what they do together the user does.
-    Unchanged when the record has no such subject."""
+    is our flat?" -> "Where is my partner's and my flat?" for "My partner and I rent a flat
+    in Glasgow"; "Where do I live?" -> "Where do my wife and I live?" for "My wife and I
+    moved to Leeds"): the relevance model reads a record told about "my partner and I" as
+    someone else's (0.07, 0.015 and 0.48 on these three; 0.99 asked this way), though what
+    they do together the user does. Unchanged when the record has no such subject."""
     joint = _JOINT_SUBJECT.search(record_text)
     if joint is None:
         return question
@@ -214,19 +214,10 @@ def with_joint_subject(question: str, record_text: str) -> str:
         return question
     who = who[0].lower() + who[1:] if who.split()[0] in ("My", "Our") else who
 
-    def said(phrase: str) -> Callable[[re.Match[str]], str]:
-        def put(m: re.Match[str]) -> str:
-            return phrase[0].upper() + phrase[1:] if m.group(0)[0].isupper() else phrase
-        return put
-
-    def asked(m: re.Match[str]) -> str:
-        aux = m.group(1)
-        plural = _PLURAL_AUX.get(aux.lower(), aux.lower())
-        return f"{aux[0] + plural[1:] if aux[0].isupper() else plural} {who} and I"
-
-    out = _WE.sub(said(f"{who} and I"), question)
-    out = _OUR.sub(said(f"{who}'s and my"), out)
-    return _AUX_I.sub(asked, out)
+    out = _WE.sub(lambda m: _cased(f"{who} and I", m.group(0)), question)
+    out = _OUR.sub(lambda m: _cased(f"{who}'s and my", m.group(0)), out)
+    return _AUX_I.sub(lambda m: _cased(_PLURAL_AUX.get(m.group(1).lower(), m.group(1).lower()),
+                                       m.group(1)) + f" {who} and I", out)
 
 
 def same_subject(subject: str, text: str, other_subject: str, other_text: str = "") -> bool:
@@ -235,8 +226,6 @@ def same_subject(subject: str, text: str, other_subject: str, other_text: str = 
     brother" and "My brother's favourite band is Muse", whatever subject a rule read off
     that sentence); "mum" and "mother" are one person (``cues.same_person``)."""
     if same_person(subject, other_subject):
-        return True
-    if subject == "user" and other_subject == "user":
         return True
     return (subject != "user" and names(subject, other_text)) or (
         other_subject != "user" and names(other_subject, text))
@@ -297,7 +286,7 @@ _TIME_Q = re.compile(
     r"^\s*(?:so\s+|and\s+)?(?:when\s+(?:is|are|will|should|am|do)|what\s+(?:date|day|time)|"
     r"by\s+(?:what|which)\s+(?:date|day|time)|what(?:'s|\s+is)\s+(?:the\s+|my\s+|our\s+)?"
     r"(?:\w+\s+){0,4}?(?:deadline|date|due\s+date|start\s+date|time\s+slot))\b", re.I)
-_HAS_NUMBER = re.compile(rf"\d|\b(?:{NUMBER_WORDS})\b", re.I)
+_HAS_NUMBER = NUMBER
 _HAS_TIME = re.compile(
     r"\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
     r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|monday|tuesday|wednesday|"
