@@ -108,6 +108,33 @@ def test_a_sentence_opening_with_a_role_is_about_that_person(mem: Memory) -> Non
     not_in_memory(mem, "Where do I live?")
 
 
+def test_a_parent_called_mum_is_not_the_user(mem: Memory) -> None:
+    say(mem, (at(1), "My mum lives in Cork."), (at(2), "I live in Dublin with my partner."),
+        (at(6), "Mum sold the house in Cork and moved to Galway."))
+    answers(mem, "Where does my mother live?", "Galway")
+    answers(mem, "Where do I live?", "Dublin", absent=["Galway"])
+
+
+def test_a_past_state_told_late_goes_into_history(mem: Memory) -> None:
+    say(mem, (at(5), "My son goes to Greenwood Middle School now."),
+        (at(5, 2), "Before that he went to Maple Elementary for five years."))
+    answers(mem, "Which school does my son go to?", "Greenwood", absent=["Maple"])
+    answers(mem, "Which school did my son go to before?", "Maple")
+    acts = say(mem, (at(1), "I live in Leeds."),
+               (at(2), "Before Leeds I lived in York for ten years."))
+    assert acts[1] is Action.APPEND  # filed in history, not a restatement
+    answers(mem, "Where do I live?", "Leeds", absent=["York"])
+    answers(mem, "Where did I live before?", "York")
+
+
+def test_a_plural_before_question_asks_for_the_states_that_ended(mem: Memory) -> None:
+    say(mem, (at(1), "I go climbing on Tuesdays and Thursdays after work."),
+        (at(3), "The climbing gym changed its hours so now I go Mondays and Wednesdays."))
+    answers(mem, "Which days do I go climbing?", "Mondays")
+    answers(mem, "Which days did I climb before the gym changed its hours?", "Tuesdays",
+            absent=["Mondays"])
+
+
 def test_endings_retire_the_old_state(mem: Memory) -> None:
     acts = say(mem, (at(1), "I smoke about ten cigarettes a day."),
                (at(5), "It's been four months without a single cigarette."))
@@ -131,6 +158,13 @@ def test_stance_change(mem: Memory) -> None:
     acts = say(mem, (at(1), "I love Ethiopian food, injera is the best."),
                (at(7), "Honestly I can't stand Ethiopian food anymore."))
     assert acts == [Action.APPEND, Action.REVISE]
+
+
+def test_a_flip_of_liking_is_no_restatement(mem: Memory) -> None:
+    acts = say(mem, (at(1), "I can't stand mushrooms, the texture is awful."),
+               (at(7), "Weirdly I've come around on mushrooms, I actually like them now."))
+    assert acts[1] is Action.REVISE
+    answers(mem, "Do I like mushrooms?", "actually like them")
 
 
 def test_someone_elses_claim_does_not_overwrite_the_users_word(mem: Memory) -> None:
@@ -191,6 +225,24 @@ def test_when_did_it_change_answers_with_the_date(mem: Memory) -> None:
     say(mem, ("2024-06-10T09:00:00+00:00", "I started learning the cello last week."))
     ans = mem.answer("When did I start learning the cello?", user_id="alice")
     assert ans.value == "the week before 10 June 2024", ans.trace["resolver"]
+
+
+def test_when_did_i_start_is_the_first_state_that_held_it(mem: Memory) -> None:
+    say(mem, ("2023-08-14T10:00:00+00:00", "I started learning Japanese today, wish me luck!"),
+        ("2023-12-01T10:00:00+00:00", "My Japanese is coming along, I can read hiragana now."))
+    ans = mem.answer("When did I start learning Japanese?", user_id="alice")
+    assert "2023-08-14" in ans.text, ans.text
+    # The state that the asked value replaced is no start of it.
+    say(mem, (at(1), "I live in Bristol."), ("2024-04-17T10:00:00+00:00",
+                                            "I moved to Cardiff today, the van was a nightmare."))
+    ans = mem.answer("When did I move to Cardiff?", user_id="alice")
+    assert "2024-04-17" in ans.text, ans.text
+
+
+def test_a_time_zone_question_is_no_question_about_a_time(mem: Memory) -> None:
+    say(mem, (at(1), "I'm on Pacific time, so please schedule things for after 9am PT."),
+        (at(7), "I've relocated to New York, so I'm on Eastern time now."))
+    answers(mem, "What time zone am I in?", "Eastern")
 
 
 def test_a_long_message_with_several_facts(mem: Memory) -> None:

@@ -88,6 +88,45 @@ def test_a_role_opening_a_sentence_is_its_subject_whatever_the_verb() -> None:
     assert cues.analyse("My boss gave me a raise to 90k.").subject == "user"
 
 
+def test_a_role_said_with_which_one_or_as_a_name_is_still_that_person() -> None:
+    # A word that says which of them ("my other son", "my younger sister") ...
+    assert cues.analyse("My other son, Finn, is really into chess.").subject == "finn"
+    assert cues.analyse("My younger sister works at Google.").subject == "sister"
+    assert cues.analyse("My kid brother plays bass.").subject == "brother"
+    assert question_subject("Where does my older brother live?") == "brother"
+    assert subject_aliases("brother", ["My little brother Sam lives in Hull."]) == ("sam",)
+    # ... but "old" and "new" name someone else, and "my kid" is a role of its own.
+    assert cues.analyse("My kid plays football.").subject == "kid"
+    # The words English uses as a parent's or grandparent's name.
+    assert cues.analyse("Mum sold the house in Cork and moved to Galway.").subject == "mother"
+    assert cues.analyse("Grandpa finally retired.").subject == "grandfather"
+    assert cues.analyse("My nana lives in Sligo.").subject == "grandmother"
+    assert cues.analyse("Dad gave me his old car.").subject == "user"
+
+
+def test_a_pronoun_after_a_time_phrase_is_the_subject() -> None:
+    assert cues.analyse("Before that he went to Maple Elementary.").subject == "he"
+    assert cues.analyse("These days she works nights.").subject == "she"
+    assert cues.analyse("These days I work nights.").subject == "user"
+
+
+@pytest.mark.parametrize(("text", "past"), [
+    ("Before that he went to Maple Elementary for five years.", True),
+    ("Before Leeds I lived in York for ten years.", True),
+    ("Back in 2021 I was a graphic designer in Bristol.", True),
+    ("Until last year I worked at Acme.", True),
+    # A change told with what replaced the old state is no earlier state ...
+    ("Before, I lived in Leeds, but now I am in York.", False),
+    # ... nor a plan, a habit, a dated start or an idiom.
+    ("Before the meeting I need to prepare slides.", False),
+    ("Before work I go running.", False),
+    ("Two years ago I started a pottery class.", False),
+    ("Before I forget, my rent went up.", False),
+])
+def test_a_state_placed_before_another_is_read_as_earlier(text: str, past: bool) -> None:
+    assert cues.analyse(text).earlier_state is past
+
+
 def test_a_role_takes_the_names_records_give_it() -> None:
     texts = ["My brother Callum lives in Dundee.", "Callum, my brother, plays rugby.",
              "Isla is my sister.", "my brother moved to Leeds", "My sister's wedding"]
@@ -477,3 +516,20 @@ def test_only_a_whole_month_word_makes_a_date_after_new_or_a_comparative() -> No
     for text in ("our new Sept 9 deadline", "the new March 14 review date"):
         assert cues.presupposes_change(text), text
 
+
+
+@pytest.mark.parametrize(("text", "sign"), [
+    ("I can't stand mushrooms, the texture is awful.", -1),
+    ("Weirdly I've come around on mushrooms, I actually like them now.", 1),
+    ("To be honest I've gone off cricket completely, I find it boring now.", -1),
+    ("I don't like jazz.", -1),
+    ("I used to hate jazz, now I love it.", 1),
+    ("I'm really into chess.", 1),
+    ("I'm not into football anymore.", -1),
+    # "like" and "into" that say nothing about liking
+    ("It feels like rain.", 0),
+    ("I would like a coffee.", 0),
+    ("I moved into a new flat.", 0),
+])
+def test_attitude_is_the_last_liking_or_disliking_said(text: str, sign: int) -> None:
+    assert cues.attitude(text) == sign

@@ -27,9 +27,10 @@ from stateledger.core.slots import (
 )
 from stateledger.core.timeexpr import MONTH_NAME
 
-__all__ = ["SLOT_PATTERNS", "Cues", "Mention", "SlotPattern", "analyse", "canonical_role",
-           "kinds", "mentions", "names_subject", "numbers_in", "presupposes_change",
-           "question_slots", "same_person", "same_value", "subject_words"]
+__all__ = ["SLOT_PATTERNS", "Cues", "Mention", "SlotPattern", "analyse", "attitude",
+           "canonical_role", "kinds", "mentions", "names_subject", "numbers_in",
+           "presupposes_change", "question_slots", "same_person", "same_value",
+           "subject_words"]
 
 # --- subject, source and stance ------------------------------------------------------------
 
@@ -51,13 +52,18 @@ ROLE_WORDS = (  # people a user talks about by their relation to them
     r"(?:brother|sister|mom|mother|mum|dad|father|friend|best friend|boss|coworker|co-worker|"
     r"colleague|cousin|son|daughter|neighbou?r|roommate|aunt|uncle|grandma|grandpa|"
     r"husband|wife|partner|girlfriend|boyfriend|kid|niece|nephew|manager|teammate|"
-    r"fiance|fiancee|stepmom|stepdad|grandmother|grandfather)"
+    r"fiance|fiancee|stepmom|stepdad|grandmother|grandfather|nana|granny|grandad|granddad)"
 )
+# Words between "my" and the role that say which one, not someone else ("my other son",
+# "my younger sister", "my kid brother"); "old" / "new" / "ex" do name someone else.
+ROLE_MODIFIER = (r"(?:(?:other|older|younger|elder|eldest|oldest|youngest|little|big|baby|"
+                 r"twin|kid)\s+)?")
 # The words for one role, the first being the one a role subject is stored and compared
 # under: "my mum", "my mom" and "my mother" are one person (a hand-written table).
 _ROLE_FORMS: dict[str, tuple[str, ...]] = {
     "mother": ("mother", "mum", "mom"), "father": ("father", "dad"),
-    "grandmother": ("grandmother", "grandma"), "grandfather": ("grandfather", "grandpa"),
+    "grandmother": ("grandmother", "grandma", "nana", "granny"),
+    "grandfather": ("grandfather", "grandpa", "grandad", "granddad"),
     "neighbour": ("neighbour", "neighbor"), "coworker": ("coworker", "co-worker", "colleague"),
     "fiance": ("fiance", "fiancee"),
 }
@@ -84,8 +90,8 @@ def subject_words(subject: str) -> str:
 # Discourse openers, then "my brother" or "my brother Tom": how a sentence about a person
 # of the user's opens.
 _OPENERS = r"^\s*(?:(?:so|well|oh|hey|yeah|btw|anyway|guess what|fun fact|also)[,!.:]?\s+)*"
-_MY_ROLE = (r"(?:[Mm]y|[Oo]ur)\s+(?P<role>" + ROLE_WORDS + r")(?:,?\s+(?P<rname>" + NAME_WORD
-            + r"),?)?")
+_MY_ROLE = (r"(?:[Mm]y|[Oo]ur)\s+" + ROLE_MODIFIER + r"(?P<role>" + ROLE_WORDS
+            + r")(?:,?\s+(?P<rname>" + NAME_WORD + r"),?)?")
 _OTHER_SUBJECT = re.compile(
     _OPENERS + r"(?:" + _MY_ROLE + r"|(?P<name>" + NAME_WORD + r"))"
     r"(?:'s)?\s+(?:just\s+|finally\s+|recently\s+|also\s+)?"
@@ -99,8 +105,11 @@ _OTHER_SUBJECT = re.compile(
 # on about the user ("my boss gave me a raise": the raise is the user's), and not a
 # possessive ("my sister's wedding" stays the user's to correct: "oops, I mean Boulder")
 # unless a listed verb follows.
+# The same for the words English uses as a name for a parent or grandparent ("Mum sold
+# the house and moved to Galway", "Grandpa finally retired").
+_KIN_NAME = r"(?P<kin>(?-i:Mum|Mom|Dad|Grandma|Grandpa|Nana|Granny|Grandad|Granddad))"
 _ROLE_SUBJECT = re.compile(
-    _OPENERS + _MY_ROLE + r"\s+(?!(?:and|or|&|nor)\b)[a-z]+\b"
+    _OPENERS + r"(?:" + _MY_ROLE + r"|" + _KIN_NAME + r")\s+(?!(?:and|or|&|nor)\b)[a-z]+\b"
     r"(?![^.!?]*\b(?:me|my|mine|us|our)\b)"
 )
 # A statement about someone the conversation already named, by a pronoun ("She is 89 now",
@@ -112,6 +121,10 @@ PRONOUN_SUBJECTS = frozenset({"he", "she"})
 # not 77" gives back "she is 79, ").
 _PRONOUN_SUBJECT = re.compile(
     r"^\s*(?>(?:so|well|oh|hey|yeah|btw|anyway|also|and|but|now|ok|okay)[,!.:]?\s+|"
+    # when the sentence's state held, said before its subject without a comma ("Before
+    # that he went to Maple Elementary", "These days she works nights")
+    r"(?:(?:before|after|since|until) (?:that|then)|back then|these days|nowadays|"
+    r"at the time|last (?:year|month|week|summer|winter|spring|autumn|fall)|in \d{4})\s+|"
     r"[^.!?:,\n]{0,30}[:,]\s+)*(?P<pronoun>he|she)(?:'s\b|\s)", re.I)
 _REPORTED = re.compile(
     r"\b(?P<who>(?:[Mm]y\s+" + ROLE_WORDS + r")|(?-i:" + NAME_WORD + r")|someone|somebody|"
@@ -154,6 +167,20 @@ _DONE_CHANGE = re.compile(
     r"already\s+|recently\s+|officially\s+|now\s+)?(?:switched|moved|migrated|changed|"
     r"swapped|transitioned|relocated|went|ditched|replaced|traded|upgraded|downgraded|"
     r"rewrote|rebuilt|ported|converted)\b", re.I)
+# A state the sentence itself places before another ("Before that he went to Maple
+# Elementary", "Before Leeds I lived in York", "Back in 2021 I was a designer"): an earlier
+# state, said late, whatever value a model reads beside it. Only in the past tense, and not
+# with a "now" or a "but" that goes on to the state that replaced it ("Before, I lived in
+# Leeds, but now I'm in York"). A hand-written reading of English framing: the stance head
+# reads "used to" as past, but not these ("Before Leeds I lived in York": past 0.01).
+_PAST_TENSE_VERB = r"\b(?:was|were|had|did|went|used to|[a-z]{3,}ed)\b"
+_NO_CONTRAST = (r"(?![^.!?]*\b(?:now|these days|nowadays|anymore|any more|no longer|but|"
+                r"instead|switched|until)\b)")
+_EARLIER_STATE = re.compile(
+    _OPENERS + r"(?:(?:before|until|till)\s+(?!(?:i|we)\s+(?:forget|go|leave|start)\b)"
+    r"(?:that|then|[\w' ]{1,30}?),?\s+|"
+    r"back\s+(?:then|in\s+(?:the\s+day|\d{4}))\b,?\s*|previously,?\s+)"
+    r"(?=[^.!?]*" + _PAST_TENSE_VERB + r")" + _NO_CONTRAST, re.I)
 _COEXIST = re.compile(r"\b(?:also|another|as well|too|in addition|second)\b", re.I)
 _SCOPED = re.compile(
     r"\b(?:except|unless|only (?:on|when|at|for|if)|"
@@ -314,6 +341,7 @@ class Cues:
     confirms: bool
     denies: bool
     mentions: tuple[Mention, ...]
+    earlier_state: bool = False  # placed before another state (``_EARLIER_STATE``)
 
     @property
     def primary(self) -> Mention | None:
@@ -430,7 +458,8 @@ def analyse(text: str, *, speaker: str | None = None, user_name: str | None = No
     other = None if reported else (_OTHER_SUBJECT.match(body) or _ROLE_SUBJECT.match(body))
     if other:
         found_name = other.groupdict().get("name")
-        name = other.group("rname") or found_name or other.group("role")
+        name = (other.group("rname") or found_name or other.group("role")
+                or other.groupdict().get("kin"))
         is_user = bool(user_name and name and name.lower() == user_name.lower())
         # "Sofia is my gym buddy": the sentence states who fills one of the user's roles.
         # "Tennis is my sport": the sentence is about a value, not a person.
@@ -469,6 +498,7 @@ def analyse(text: str, *, speaker: str | None = None, user_name: str | None = No
         confirms=bool(_CONFIRM.search(body)),
         denies=bool(_DENY.search(body)),
         mentions=found,
+        earlier_state=bool(_EARLIER_STATE.match(body)),
     )
 
 
@@ -489,6 +519,31 @@ _PRESUPPOSED_CHANGE = re.compile(
     r"adjusted|expanded)\s+" + _NOT_A_NOUN + r"(?:(?:of|to|at|now)\s+)?"
     r"|(?:new|bigger|higher|lower|smaller)\s+(?:" + _NOT_A_NOUN + r"(?:of|to|at)\s+|"
     + _MONTH + r"))[$€£]?\d", re.I)
+
+
+# Liking and disliking, as a restatement must keep it: "I can't stand mushrooms" is not
+# restated by "I actually like them now". A hand-written table of English attitude words;
+# "like" counts only as a verb after its subject ("I actually like them", not "feels like").
+_LIKING = re.compile(
+    r"\b(?:(?:i|we|he|she|they)\s+(?:(?!would\b|should\b)\w+\s+){0,2}?(?:like|likes)|"
+    r"(?:love|loves|loving|adore|adores|enjoy|enjoys|enjoying|fond of|fan of|hooked on|"
+    r"obsessed with|(?:come|came) (?:a)?round (?:on|to)|warmed (?:up )?to)|"
+    r"(?:'m|am|are|'re|is|'s)\s+(?:\w+\s+)?into)\b", re.I)
+_DISLIKING = re.compile(
+    r"\b(?:hate|hates|hated|can'?t stand|cannot stand|can'?t stomach|dislike|dislikes|detest|"
+    r"loathe|(?:gone|went) off|sick of|tired of|bored (?:of|with)|boring|not (?:a )?fan of|"
+    r"(?:not|never|no longer)\s+(?:\w+\s+)?into|"
+    r"(?:don'?t|doesn'?t|do not|does not|didn'?t|no longer|never|not|stopped)\s+"
+    r"(?:\w+\s+)?(?:like|liking|love|loving|enjoy|enjoying))\b", re.I)
+
+
+def attitude(text: str) -> int:
+    """+1 when ``text`` last says its speaker likes something, -1 dislikes, 0 neither ("I
+    used to hate it, now I love it" is +1)."""
+    last = [(m.end(), 1) for m in _LIKING.finditer(text)]
+    # A disliking phrase that holds a liking word ("don't like") ends at or after it.
+    last += [(m.end() + 1, -1) for m in _DISLIKING.finditer(text)]
+    return max(last)[1] if last else 0
 
 
 def presupposes_change(text: str) -> bool:

@@ -54,6 +54,7 @@ from dataclasses import dataclass, replace
 
 from stateledger.core.cues import (
     PRONOUN_SUBJECTS,
+    attitude,
     names_subject,
     numbers_in,
     presupposes_change,
@@ -168,12 +169,14 @@ def slot_relation(st: Statement, record: Record) -> tuple[float, ...] | None:
 
 
 def checked_relation(st: Statement, c: Candidate) -> tuple[float, ...]:
-    """The model's relation to ``c`` with two checks on ``same``, which files the statement
+    """The model's relation to ``c`` with three checks on ``same``, which files the statement
     as a noop (a wrong ``same`` loses what the statement said):
 
     - a restatement repeats the value, so a statement whose parsed value the record's text
       does not hold ("My favourite colour is Yellow" after "... could be described as
       Blue") updates it: the mass on ``same`` goes to ``update``;
+    - a restatement keeps the record's liking or disliking (``cues.attitude``): "I actually
+      like them now" after "I can't stand mushrooms" updates it;
     - a restatement says what the record says: its sentence embedding is close to the
       record's, or it keeps the record's number or at least two of its content words.
       Neither ("The boots are in the crate" beside "They are broadcasting a show on TV"):
@@ -184,6 +187,9 @@ def checked_relation(st: Statement, c: Candidate) -> tuple[float, ...]:
     assert c.relation is not None
     out = list(c.relation)
     if _states_slot_value(st) and not same_value(c.record.text, st.value):
+        out[UPDATE] += out[SAME]
+        out[SAME] = 0.0
+    if attitude(st.text) * attitude(c.record.text) < 0:
         out[UPDATE] += out[SAME]
         out[SAME] = 0.0
     if c.similarity < SAME_MIN_SIMILARITY and not _shares_content(st.text, c.record.text):
@@ -272,7 +278,7 @@ def decide_open_world(st: Statement, stance: Stance, candidates: Sequence[Candid
     # plans or worries about (``cues.presupposes_change``).
     hedged = stance.hedged >= t.stance and not presupposes_change(st.text)
     reported = st.reported or _relayed(st) or stance.reported >= t.stance
-    past = stance.past >= t.stance
+    past = stance.past >= t.stance or st.earlier_state
     # A change told as done is no change in progress, whatever the stance head reads into
     # its "from ... to" (the progressive is what marks one under way).
     transition = st.transition or (stance.transition >= t.stance and not st.done_change)
@@ -396,7 +402,9 @@ def _against_live(st: Statement, c: Candidate, r_new: float, *, hedged: bool, re
                         reason=f"another value beside {what}")
     ending = kind in (END, SAME)
     change = "ends" if ending else "updates"
-    if st.at < old.valid_from or (past and kind == UPDATE):
+    # A statement the text itself places before another state ("Before Leeds I lived in
+    # York") is an earlier value whatever the model read: never the end of the live one.
+    if st.at < old.valid_from or (past and kind == UPDATE) or st.earlier_state:
         return Decision(Action.APPEND, Relation.BACKFILL, old.id, rho=rho, confidence=p,
                         reason=f"an earlier state of {what}: filed in its history by time")
     if hedged:

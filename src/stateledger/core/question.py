@@ -33,6 +33,7 @@ from typing import Literal
 from stateledger.core.cues import (
     NAME_WORD,
     NUMBER,
+    ROLE_MODIFIER,
     ROLE_WORDS,
     canonical_role,
     same_person,
@@ -40,7 +41,8 @@ from stateledger.core.cues import (
 )
 from stateledger.core.timeexpr import find_times
 
-_ROLE_Q = re.compile(r"\b(?:my|our)\s+(?P<role>" + ROLE_WORDS + r")(?:'s)?\b", re.I)
+_ROLE_Q = re.compile(r"\b(?:my|our)\s+" + ROLE_MODIFIER + r"(?P<role>" + ROLE_WORDS
+                     + r")(?:'s)?\b", re.I)
 # A name in subject position: after an auxiliary ("where does Tom live", "is Ana still
 # ...") or as a possessor ("what is Ana's job"); a capitalised place or brand elsewhere in
 # the question ("when did I move to Seattle") is no subject.
@@ -103,8 +105,9 @@ def subject_aliases(subject: str, texts: Iterable[str]) -> tuple[str, ...]:
     if subject == "user" or not re.fullmatch(ROLE_WORDS, subject, re.I):
         return ()
     role = subject_words(subject)
-    rx = re.compile(rf"\b(?:my|our)\s+{role}(?:,)?\s+{_NAME}\b|\b{_NAME},\s+(?:my|our)\s+"
-                    rf"{role}\b|\b{_NAME}\s+is\s+(?:my|our)\s+{role}\b", re.I)
+    mine = rf"(?:my|our)\s+{ROLE_MODIFIER}{role}"
+    rx = re.compile(rf"\b{mine}(?:,)?\s+{_NAME}\b|\b{_NAME},\s+{mine}\b|"
+                    rf"\b{_NAME}\s+is\s+{mine}\b", re.I)
     found: dict[str, None] = {}
     for text in texts:
         for m in rx.finditer(text):
@@ -283,7 +286,8 @@ _NUMBER_Q = re.compile(
     r"accuracy|coverage|goal|allowance|balance|distance|temperature|latency|"
     r"(?:response|load|wait|run|build|commute|travel|page)\s+times?)\b", re.I)
 _TIME_Q = re.compile(
-    r"^\s*(?:so\s+|and\s+)?(?:when\s+(?:is|are|will|should|am|do)|what\s+(?:date|day|time)|"
+    r"^\s*(?:so\s+|and\s+)?(?:when\s+(?:is|are|will|should|am|do)|"
+    r"what\s+(?:date|day|time(?!\s*zone))|"
     r"by\s+(?:what|which)\s+(?:date|day|time)|what(?:'s|\s+is)\s+(?:the\s+|my\s+|our\s+)?"
     r"(?:\w+\s+){0,4}?(?:deadline|date|due\s+date|start\s+date|time\s+slot))\b", re.I)
 _HAS_NUMBER = NUMBER

@@ -44,6 +44,7 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
+from stateledger.core.extract import content_keys
 from stateledger.core.labels import EVOLUTION_LINKS, check_at
 from stateledger.core.model import Evidence, Label, LinkType, Status, View
 from stateledger.core.packet import PREDECESSOR_LINKS
@@ -315,7 +316,7 @@ def resolve_open(
     if relevance is not None:
         kept, heads = _focus(kept, evidence, relevance, same_variable, rank, follows, at)
     if when:
-        return _when(kept, at)
+        return _when(question, kept, at)
     if not listing and relevance is not None:
         held = _held_during_asked_period(question, kept, evidence, at)
         if held is not None:
@@ -489,9 +490,27 @@ def _time_ordered(question: str, view: View, kept: Sequence[Evidence], at: datet
     return None
 
 
-def _when(kept: Sequence[Evidence], at: datetime | None) -> Resolution:
+# Verbs a when-question asks about the change with ("when did I move to Cardiff?"): the
+# value is the rest ("Cardiff"). A hand-written list of English change verbs.
+_CHANGE_VERBS = content_keys("start started begin began become became switch switched move "
+                             "moved change changed join joined take took quit leave left get "
+                             "got go went")
+
+
+def _when(question: str, kept: Sequence[Evidence], at: datetime | None) -> Resolution:
+    """The date the asked state began: the newest live state of the asked variable, or an
+    earlier state of its chain that already held the asked value ("When did I start
+    learning Japanese?" began with "I started learning Japanese today", not with the later
+    "My Japanese is coming along" the write path filed after it)."""
     live = [ev for ev in kept if _live(ev, at)]
     pick = max(live or kept, key=lambda ev: ev.record.valid_from)
+    value = (content_keys(question) & content_keys(pick.record.text)) - _CHANGE_VERBS
+    by_id = {ev.record.id: ev for ev in kept}
+    seen = {pick.record.id}
+    while value and (before := _predecessor(pick, by_id)) is not None and (
+            before.record.id not in seen and value <= content_keys(before.record.text)):
+        pick = before
+        seen.add(pick.record.id)
     day = pick.record.valid_from.date().isoformat()
     # The value is left to the answer step (``core.extract``): the statement may say when
     # its state began ("I moved here last week") better than the day it was recorded.
@@ -507,9 +526,16 @@ def _set(question: str, view: View, kept: Sequence[Evidence], about: Sequence[Ev
     ``SET_MAX``; live ones only, unless the question asks about the past (a pet that died
     is no pet I have)."""
     order = {id(ev): rank[i] for i, ev in enumerate(evidence)}
-    best = max(order[id(ev)] for ev in kept)
-    if not _every_state(question, view):
+    if view is View.HISTORICAL and not _EVER.search(question):
+        # "Which days did I climb before the gym changed its hours?" asks for the states
+        # that ended, not every state: the live ones answer it only when none ended.
+        ended = [ev for ev in kept if _past(ev, at)]
+        if ended:
+            kept = ended
+            about = [ev for ev in about if _past(ev, at)]
+    elif not _every_state(question, view):
         about = [ev for ev in about if _live(ev, at) or ev.label is Label.CURRENT] or about
+    best = max(order[id(ev)] for ev in kept)
     ranked = sorted(about, key=lambda ev: -order[id(ev)])
     close = [ev for ev in ranked[:SET_MAX] if order[id(ev)] >= best - SET_MARGIN]
     # The values the write path filed beside a chosen one ("I also play the banjo" beside

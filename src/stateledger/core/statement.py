@@ -43,6 +43,7 @@ def analyse_statement(
         reported=cues.reported,
         transition=cues.transition,
         done_change=cues.done_change,
+        earlier_state=cues.earlier_state,
         coexist=cues.coexist,
         scoped=cues.scoped,
         question=cues.question,
