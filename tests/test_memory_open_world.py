@@ -167,6 +167,28 @@ def test_a_flip_of_liking_is_no_restatement(mem: Memory) -> None:
     answers(mem, "Do I like mushrooms?", "actually like them")
 
 
+def test_a_correction_of_someone_elses_fact_is_theirs(mem: Memory) -> None:
+    acts = say(mem, (at(3), "My brother lives in Boston."),
+               (at(3, 2), "Sorry, I meant Boulder, not Boston."))
+    assert acts[1] is Action.REVISE
+    answers(mem, "Where does my brother live?", "Boulder")
+    not_in_memory(mem, "Where do I live?")
+
+
+def test_one_more_of_a_kind_stands_beside_the_others(mem: Memory) -> None:
+    acts = say(mem, (at(1), "We have a cat called Miso."),
+               (at(2), "We got a second cat, a tabby called Udon."))
+    assert acts == [Action.APPEND, Action.APPEND]
+    answers(mem, "Do we have a cat called Miso?", "Miso")
+    say(mem, (at(3), "We have two dogs, Pepper and Bean."),
+        (at(5), "We adopted a third dog last month, a greyhound called Zip."))
+    answers(mem, "How many dogs do we have?", "third dog")
+    # "second-hand" is no second one.
+    acts = say(mem, (at(1), "I drive a 2012 Ford Fiesta."),
+               (at(6), "Sold the Fiesta and bought a second-hand Toyota Yaris hybrid."))
+    answers(mem, "What car do I drive?", "Yaris")
+
+
 def test_someone_elses_claim_does_not_overwrite_the_users_word(mem: Memory) -> None:
     acts = say(mem, (at(1), "I live in Leeds."),
                (at(3), "My aunt keeps telling everyone I moved back to York."))

@@ -533,3 +533,26 @@ def test_only_a_whole_month_word_makes_a_date_after_new_or_a_comparative() -> No
 ])
 def test_attitude_is_the_last_liking_or_disliking_said(text: str, sign: int) -> None:
     assert cues.attitude(text) == sign
+
+
+@pytest.mark.parametrize(("text", "corrects"), [
+    ("Sorry, I meant Boulder, not Boston.", True),
+    ("Typo earlier: she is 7, not 9.", True),
+    ("Oops, I mean 10:30, not 9:30.", True),
+    ("Scratch that, the review got moved to Friday at 2.", True),
+    ("I misspoke yesterday, grandma is 89, not 91.", True),
+    # openers that correct nothing
+    ("I meant to tell you, I got a new job.", False),
+    ("I mean, I love my job.", False),
+    ("Sorry I'm late, I moved to Leeds last week.", False),
+    ("Actually, I love it.", False),
+])
+def test_a_correction_is_read_off_how_the_message_opens(text: str, corrects: bool) -> None:
+    assert cues.analyse(text).corrects is corrects
+
+
+def test_one_more_of_a_kind_is_read_off_ordinals() -> None:
+    assert cues.adds_one_more("We got a second cat, a tabby called Udon.")
+    assert cues.adds_one_more("My sister just had a third baby.")
+    assert not cues.adds_one_more("I bought a second-hand Yaris.")
+    assert not cues.adds_one_more("I also switched to Linear for tickets.")

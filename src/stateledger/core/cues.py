@@ -27,8 +27,8 @@ from stateledger.core.slots import (
 )
 from stateledger.core.timeexpr import MONTH_NAME
 
-__all__ = ["SLOT_PATTERNS", "Cues", "Mention", "SlotPattern", "analyse", "attitude",
-           "canonical_role", "kinds", "mentions", "names_subject", "numbers_in",
+__all__ = ["SLOT_PATTERNS", "Cues", "Mention", "SlotPattern", "adds_one_more", "analyse",
+           "attitude", "canonical_role", "kinds", "mentions", "names_subject", "numbers_in",
            "presupposes_change", "question_slots", "same_person", "same_value",
            "subject_words"]
 
@@ -202,6 +202,16 @@ _DENY = re.compile(
     r"didn't take|didn't get|not happening|staying put)\b",
     re.I,
 )
+# A message that opens by correcting what was just said ("Sorry, I meant Boulder, not
+# Boston", "Typo earlier: she is 7", "Scratch that, it's Friday"): it is about whatever that
+# statement was about, whoever the "I" of "I meant" is. A hand-written list of English
+# openers; the stance head's "correction" comes only with the pairs it is judged beside.
+_CORRECTS = re.compile(
+    r"^\W*(?:(?:oh|ah|um|uh|hmm|no|nope|wait|so|ok|okay)\b[\s,!.:;-]*)*"
+    r"(?:oops|whoops|my bad|correction|typo|scratch that|i misspoke|i got (?:that|it) wrong|"
+    r"actually,?\s+no|no,?\s+wait|wait,?\s+no|(?:sorry,?\s+)?i\s+meant(?!\s+to\b)|"
+    r"sorry,?\s+(?:i\s+mean|that's|that was|wrong|not|typo|it's|it is)|"
+    r"i\s+mean\s+(?![\w\s]*,\s*i\b))\b", re.I)
 _QUESTION_START = re.compile(
     r"^\s*(?:what|where|when|who|whom|why|how|which|do|does|did|are|is|was|were|can|could|"
     r"would|will|have|has|should|shall)\b",
@@ -341,6 +351,7 @@ class Cues:
     confirms: bool
     denies: bool
     mentions: tuple[Mention, ...]
+    corrects: bool = False  # opens by correcting what was just said (``_CORRECTS``)
     earlier_state: bool = False  # placed before another state (``_EARLIER_STATE``)
 
     @property
@@ -499,6 +510,7 @@ def analyse(text: str, *, speaker: str | None = None, user_name: str | None = No
         denies=bool(_DENY.search(body)),
         mentions=found,
         earlier_state=bool(_EARLIER_STATE.match(body)),
+        corrects=bool(_CORRECTS.match(body)),
     )
 
 
@@ -544,6 +556,18 @@ def attitude(text: str) -> int:
     # A disliking phrase that holds a liking word ("don't like") ends at or after it.
     last += [(m.end() + 1, -1) for m in _DISLIKING.finditer(text)]
     return max(last)[1] if last else 0
+
+
+# "We got a second cat", "a third dog", "one more kid": one more of something the user
+# has, beside the ones before. A hand-written reading, kept to ordinals: "also" and
+# "another" start updates as often ("Also, we moved the API to Fly.io").
+_ONE_MORE = re.compile(r"\b(?:a\s+(?:second|third|fourth|fifth|2nd|3rd|4th|5th)(?![-\s]hand)|"
+                       r"one\s+more)\b", re.I)
+
+
+def adds_one_more(text: str) -> bool:
+    """Whether ``text`` tells of one more of a kind ("a second baby") beside the others."""
+    return _ONE_MORE.search(text) is not None
 
 
 def presupposes_change(text: str) -> bool:

@@ -51,9 +51,11 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from datetime import timedelta
 
 from stateledger.core.cues import (
     PRONOUN_SUBJECTS,
+    adds_one_more,
     attitude,
     names_subject,
     numbers_in,
@@ -123,6 +125,9 @@ def may_share_state(st: Statement, record: Record) -> bool:
         return True
     if st.reported:
         return False
+    # "Sorry, I meant Boulder, not Boston" right after "My brother lives in Boston".
+    if st.corrects and timedelta(0) <= st.at - record.valid_from <= CORRECTION_WINDOW:
+        return True
     # "She is 89 now": someone the user talked about, not said who; any other person's
     # record may be hers (the relation model and similarity pick which).
     if st.subject in PRONOUN_SUBJECTS or record.subject in PRONOUN_SUBJECTS:
@@ -135,6 +140,7 @@ def may_share_state(st: Statement, record: Record) -> bool:
 # slot's statement may state the same variable, so they never decide a pair.
 GENERIC_SLOTS = frozenset({"like", "hobby"})
 SLOT_SURE = 0.9  # the probability a slot-table reading puts on its relation
+CORRECTION_WINDOW = timedelta(days=2)  # how late a correction of someone's fact may come
 SAME_MIN_SIMILARITY = 0.5  # least cosine of a restatement to the record it restates ...
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)?")  # ... unless it keeps the record's number
 
@@ -169,14 +175,17 @@ def slot_relation(st: Statement, record: Record) -> tuple[float, ...] | None:
 
 
 def checked_relation(st: Statement, c: Candidate) -> tuple[float, ...]:
-    """The model's relation to ``c`` with three checks on ``same``, which files the statement
-    as a noop (a wrong ``same`` loses what the statement said):
+    """The model's relation to ``c`` with checks on what it misreads most: ``same``, which
+    files the statement as a noop (a wrong ``same`` loses what the statement said), and
+    ``update`` for one more of a kind:
 
     - a restatement repeats the value, so a statement whose parsed value the record's text
       does not hold ("My favourite colour is Yellow" after "... could be described as
       Blue") updates it: the mass on ``same`` goes to ``update``;
     - a restatement keeps the record's liking or disliking (``cues.attitude``): "I actually
       like them now" after "I can't stand mushrooms" updates it;
+    - one more of a kind ("we got a second cat", ``cues.adds_one_more``) stands beside the
+      record (``coexist``), however its wording reads as a replacement;
     - a restatement says what the record says: its sentence embedding is close to the
       record's, or it keeps the record's number or at least two of its content words.
       Neither ("The boots are in the crate" beside "They are broadcasting a show on TV"):
@@ -192,6 +201,9 @@ def checked_relation(st: Statement, c: Candidate) -> tuple[float, ...]:
     if attitude(st.text) * attitude(c.record.text) < 0:
         out[UPDATE] += out[SAME]
         out[SAME] = 0.0
+    if adds_one_more(st.text):
+        out[COEXIST] += out[UPDATE]
+        out[UPDATE] = 0.0
     if c.similarity < SAME_MIN_SIMILARITY and not _shares_content(st.text, c.record.text):
         out[UNRELATED] += out[SAME]
         out[SAME] = 0.0

@@ -41,6 +41,7 @@ class Statement:
     denies: bool  # "I turned it down", "didn't happen"
     done_change: bool = False  # "I've switched from X to Y": a change told as done
     earlier_state: bool = False  # placed before another: "Before Leeds I lived in York"
+    corrects: bool = False  # "Sorry, I meant Boulder": about what was just said
     # A counted-item update ("another 2 leeks", "remove 1 steak"), see core.quantity.
     quantity: Quantity | None = None
     # The text in the user's own first person when it names the user ("Alice lives in

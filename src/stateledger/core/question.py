@@ -35,6 +35,7 @@ from stateledger.core.cues import (
     NUMBER,
     ROLE_MODIFIER,
     ROLE_WORDS,
+    adds_one_more,
     canonical_role,
     same_person,
     subject_words,
@@ -341,5 +342,7 @@ def states_kind(text: str, kind: Kind) -> bool:
     a person's name)."""
     if kind == "person":
         return names_person(text)
+    if kind == "number" and adds_one_more(text):  # "we adopted a third dog": three now
+        return True
     rx = _HAS_TIME if kind == "time" else _HAS_NUMBER
     return rx.search(text) is not None

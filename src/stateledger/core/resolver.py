@@ -44,6 +44,7 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
+from stateledger.core.cues import adds_one_more
 from stateledger.core.extract import content_keys
 from stateledger.core.labels import EVOLUTION_LINKS, check_at
 from stateledger.core.model import Evidence, Label, LinkType, Status, View
@@ -314,7 +315,14 @@ def resolve_open(
         return _all(question, view, kept, at, about)
     heads: set[int] = set()
     if relevance is not None:
+        typed_kept = kept
         kept, heads = _focus(kept, evidence, relevance, same_variable, rank, follows, at)
+        if kind == "number":
+            # A count told as one more beside the others ("We adopted a third dog" filed
+            # beside "We have two dogs") is the newest count of them.
+            beside = {d for ev in kept for d in ev.record.linked(LinkType.COEXISTS)}
+            kept += [ev for ev in typed_kept if ev.record.id in beside and ev not in kept
+                     and adds_one_more(ev.record.text)]
     if when:
         return _when(question, kept, at)
     if not listing and relevance is not None:

@@ -44,6 +44,7 @@ def analyse_statement(
         transition=cues.transition,
         done_change=cues.done_change,
         earlier_state=cues.earlier_state,
+        corrects=cues.corrects,
         coexist=cues.coexist,
         scoped=cues.scoped,
         question=cues.question,
@@ -62,11 +63,13 @@ def owned_by_target(st: Statement, target: Record | None) -> Statement:
     """``st`` with the subject of the record it updates, when the statement names its person
     only loosely: by a pronoun ("typo earlier: she is 89" after "My grandmother is 84"), or
     by a name the rules did not read as its subject ("Omar retrained, he's a firefighter
-    now" is about Omar, whose record it revises). Questions about that person then find
-    the new state. A statement in the user's own voice keeps its subject."""
+    now" is about Omar, whose record it revises), or as a correction of it ("Sorry, I
+    meant Boulder" after "My brother lives in Boston": the "I" is the teller's). Questions
+    about that person then find the new state. A statement in the user's own voice keeps
+    its subject."""
     if target is None or target.subject == st.subject or target.subject == "user":
         return st
-    loose = st.subject in PRONOUN_SUBJECTS or (
+    loose = st.subject in PRONOUN_SUBJECTS or st.corrects or (
         st.subject == "user" and not _SPEAKER_SELF.search(st.text)
         and names_subject(target.subject, st.text))
     return replace(st, subject=target.subject) if loose else st
