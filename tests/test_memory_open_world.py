@@ -125,6 +125,8 @@ def test_a_past_state_told_late_goes_into_history(mem: Memory) -> None:
     assert acts[1] is Action.APPEND  # filed in history, not a restatement
     answers(mem, "Where do I live?", "Leeds", absent=["York"])
     answers(mem, "Where did I live before?", "York")
+    acts = say(mem, (at(8), "I live in Oslo."), (at(9), "From 2015 to 2020 I lived in Bergen."))
+    answers(mem, "Where do I live?", "Oslo", absent=["Bergen"])
 
 
 def test_a_plural_before_question_asks_for_the_states_that_ended(mem: Memory) -> None:
@@ -259,6 +261,24 @@ def test_when_did_i_start_is_the_first_state_that_held_it(mem: Memory) -> None:
                                             "I moved to Cardiff today, the van was a nightmare."))
     ans = mem.answer("When did I move to Cardiff?", user_id="alice")
     assert "2024-04-17" in ans.text, ans.text
+
+
+def test_when_does_asks_the_time_a_record_gives_not_when_it_began(mem: Memory) -> None:
+    say(mem, (at(3), "My flight to Toronto leaves at 7:45 on Friday."),
+        (at(3, 2), "Scratch that, it leaves at 9:15, I misread the ticket."))
+    ans = mem.answer("When does my flight to Toronto leave?", user_id="alice")
+    assert ans.value == "9:15", (ans.text, ans.value)
+    say(mem, (at(1), "My flatmate Jonas works nights at the hospital."),
+        (at(4), "Jonas switched to day shifts last month, so the flat is noisier at night."))
+    answers(mem, "When does Jonas work?", "day shifts")
+
+
+def test_the_day_a_fact_was_told_on_does_not_make_it_chit_chat(mem: Memory) -> None:
+    acts = say(mem, ("2023-05-02T10:00:00+00:00", "I joined a rowing club today!"),
+               ("2023-09-10T10:00:00+00:00", "Rowing is going great, I'm in the novice eight."))
+    assert acts[0] is Action.APPEND
+    ans = mem.answer("When did I join the rowing club?", user_id="alice")
+    assert "2023-05-02" in ans.text, ans.text
 
 
 def test_a_time_zone_question_is_no_question_about_a_time(mem: Memory) -> None:

@@ -115,6 +115,8 @@ def test_a_pronoun_after_a_time_phrase_is_the_subject() -> None:
     ("Before Leeds I lived in York for ten years.", True),
     ("Back in 2021 I was a graphic designer in Bristol.", True),
     ("Until last year I worked at Acme.", True),
+    ("From 2015 to 2020 I lived in Bergen.", True),
+    ("Between 2010 and 2012 we ran Oracle.", True),
     # A change told with what replaced the old state is no earlier state ...
     ("Before, I lived in Leeds, but now I am in York.", False),
     # ... nor a plan, a habit, a dated start or an idiom.
@@ -556,3 +558,14 @@ def test_one_more_of_a_kind_is_read_off_ordinals() -> None:
     assert cues.adds_one_more("My sister just had a third baby.")
     assert not cues.adds_one_more("I bought a second-hand Yaris.")
     assert not cues.adds_one_more("I also switched to Linear for tickets.")
+
+
+def test_the_stance_is_read_without_the_day_it_was_told_on() -> None:
+    assert cues.without_day_words("I joined a gym today!") == "I joined a gym!"
+    assert cues.without_day_words("Today I joined a gym.") == "I joined a gym."
+    assert cues.without_day_words("today") == "today"  # nothing else to read
+
+
+def test_an_activity_opening_a_sentence_is_no_person() -> None:
+    assert cues.analyse("Rowing is going great, I'm in the novice eight now.").subject == "user"
+    assert cues.analyse("Irving moved to Boston.").subject == "irving"

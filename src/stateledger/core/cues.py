@@ -30,7 +30,7 @@ from stateledger.core.timeexpr import MONTH_NAME
 __all__ = ["SLOT_PATTERNS", "Cues", "Mention", "SlotPattern", "adds_one_more", "analyse",
            "attitude", "canonical_role", "kinds", "mentions", "names_subject", "numbers_in",
            "presupposes_change", "question_slots", "same_person", "same_value",
-           "subject_words"]
+           "subject_words", "without_day_words"]
 
 # --- subject, source and stance ------------------------------------------------------------
 
@@ -168,7 +168,8 @@ _DONE_CHANGE = re.compile(
     r"swapped|transitioned|relocated|went|ditched|replaced|traded|upgraded|downgraded|"
     r"rewrote|rebuilt|ported|converted)\b", re.I)
 # A state the sentence itself places before another ("Before that he went to Maple
-# Elementary", "Before Leeds I lived in York", "Back in 2021 I was a designer"): an earlier
+# Elementary", "Before Leeds I lived in York", "Back in 2021 I was a designer", "From 2015
+# to 2020 I lived in Bergen"): an earlier
 # state, said late, whatever value a model reads beside it. Only in the past tense, and not
 # with a "now" or a "but" that goes on to the state that replaced it ("Before, I lived in
 # Leeds, but now I'm in York"). A hand-written reading of English framing: the stance head
@@ -177,10 +178,12 @@ _PAST_TENSE_VERB = r"\b(?:was|were|had|did|went|used to|[a-z]{3,}ed)\b"
 _NO_CONTRAST = (r"(?![^.!?]*\b(?:now|these days|nowadays|anymore|any more|no longer|but|"
                 r"instead|switched|until)\b)")
 _EARLIER_STATE = re.compile(
-    _OPENERS + r"(?:(?:before|until|till)\s+(?!(?:i|we)\s+(?:forget|go|leave|start)\b)"
+    _OPENERS + r"(?:(?:(?:before|until|till)\s+(?!(?:i|we)\s+(?:forget|go|leave|start)\b)"
     r"(?:that|then|[\w' ]{1,30}?),?\s+|"
     r"back\s+(?:then|in\s+(?:the\s+day|\d{4}))\b,?\s*|previously,?\s+)"
-    r"(?=[^.!?]*" + _PAST_TENSE_VERB + r")" + _NO_CONTRAST, re.I)
+    r"(?=[^.!?]*" + _PAST_TENSE_VERB + r")|"
+    # a period that closed, whatever the verb ("From 2015 to 2020 I lived in Bergen")
+    r"(?:from|between)\s+\d{4}\s+(?:to|until|till|and|-)\s+\d{4}\b)" + _NO_CONTRAST, re.I)
 _COEXIST = re.compile(r"\b(?:also|another|as well|too|in addition|second)\b", re.I)
 _SCOPED = re.compile(
     r"\b(?:except|unless|only (?:on|when|at|for|if)|"
@@ -373,6 +376,9 @@ _NOT_A_NAME = re.compile(
     r"(?i)^(?:i|we|it|this|that|there|today|yesterday|life|work|things|everything|nothing|"
     r"weekends?|most|honestly|actually|sadly|luckily|everyone|nobody|someone)$"
 )
+# An activity opening the sentence ("Rowing is going great", "Training was brutal") is no
+# person ("Irving moved to Boston" is).
+_ACTIVITY_TOPIC = re.compile(r"^\s*[A-Z][a-z]{2,}ing\s+(?:is|was|has|had)\b")
 
 
 def _to_first_person(clause: str) -> str:
@@ -481,7 +487,8 @@ def analyse(text: str, *, speaker: str | None = None, user_name: str | None = No
             or (name and m.value.lower().startswith(name.lower()))
             for m in found
         ) or bool(found_name and _VALUE_OF_MINE.match(body, other.end("name")))
-        if name and not is_user and not names_role and not _NOT_A_NAME.match(name):
+        if (name and not is_user and not names_role and not _NOT_A_NAME.match(name)
+                and not (found_name and _ACTIVITY_TOPIC.match(body))):
             subject = canonical_role(name)
             first_person = False
         if user_name and name and name.lower() == user_name.lower():
@@ -568,6 +575,20 @@ _ONE_MORE = re.compile(r"\b(?:a\s+(?:second|third|fourth|fifth|2nd|3rd|4th|5th)(
 def adds_one_more(text: str) -> bool:
     """Whether ``text`` tells of one more of a kind ("a second baby") beside the others."""
     return _ONE_MORE.search(text) is not None
+
+
+# The day a statement was told on ("I joined a gym today"): when, not whether it states a
+# fact. The stance head learnt the day words from chit-chat ("ugh, long shift today") and
+# reads them as none ("I joined a gym today" fact 0.05, without "today" 1.0), so its
+# stance is read without them.
+_DAY_WORDS = re.compile(r",?\s*\b(?:today|tonight|this\s+(?:morning|afternoon|evening))\b",
+                        re.I)
+
+
+def without_day_words(text: str) -> str:
+    """``text`` without "today", "tonight", "this morning" ... (what the stance reads)."""
+    out = re.sub(r"\s+([!.?,;:])", r"\1", _DAY_WORDS.sub("", text)).strip()
+    return out or text
 
 
 def presupposes_change(text: str) -> bool:

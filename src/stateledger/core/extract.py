@@ -215,6 +215,9 @@ def _content_run(question: str, sentence: str, names: frozenset[str],
     return sentence[words[first].start():words[last].end()]
 
 
+_CLOCK = re.compile(r"\b\d{1,2}(?::\d{2})?\s*(?:[ap]\.?m\.?)(?!\w)|\b\d{1,2}:\d{2}\b", re.I)
+
+
 def extract(question: str, text: str, said_at: date | datetime,
             names: tuple[str, ...] = ()) -> Extracted | None:
     """The short answer to ``question`` in ``text`` (a statement made at ``said_at``);
@@ -224,8 +227,13 @@ def extract(question: str, text: str, said_at: date | datetime,
     lower_names = frozenset(n.lower() for n in names if n)
     sentence = best_sentence(question, text)
     if shape == "when":
-        # The best-matching sentence's time first, else the statement's, else its day.
-        value, how = when_text(sentence if find_times(sentence, said_at) else text, said_at)
+        # The best-matching sentence's time first, else the statement's, else a clock time
+        # it gives ("it leaves at 9:15"), else its day.
+        where = sentence if find_times(sentence, said_at) else text
+        clock = _CLOCK.search(sentence) or _CLOCK.search(text)
+        if clock is not None and not find_times(where, said_at):
+            return Extracted(clock.group(0), "when: the clock time the statement gives")
+        value, how = when_text(where, said_at)
         return Extracted(value, f"when: {how}")
     if shape == "count":
         m = _NUMBER.search(sentence) or _NUMBER.search(text)

@@ -56,7 +56,9 @@ _NOT_NAMES = frozenset((
     "June July August September October November December JSON"
 ).split())
 _WHEN = re.compile(
-    r"^\s*(?:so\s+|and\s+|remind me\s*,?\s*)?(?:when\s+(?:did|was|were|have|has|had|do|does)|"
+    # "When does the train leave?", "when does Jonas work?" ask the time a record states
+    # (``answer_kind``), not when a state began.
+    r"^\s*(?:so\s+|and\s+|remind me\s*,?\s*)?(?:when\s+(?:did|was|were|have|has|had)|"
     r"since\s+when|how\s+long\s+(?:have|has|had|ago)|what\s+(?:date|day|time)\s+did|"
     r"on\s+what\s+date)\b", re.I)
 # "All the/my ..." asks for a list where it is what the question asks for ("what are all
@@ -287,7 +289,7 @@ _NUMBER_Q = re.compile(
     r"accuracy|coverage|goal|allowance|balance|distance|temperature|latency|"
     r"(?:response|load|wait|run|build|commute|travel|page)\s+times?)\b", re.I)
 _TIME_Q = re.compile(
-    r"^\s*(?:so\s+|and\s+)?(?:when\s+(?:is|are|will|should|am|do)|"
+    r"^\s*(?:so\s+|and\s+)?(?:when\s+(?:is|are|will|should|am|do|does)|"
     r"what\s+(?:date|day|time(?!\s*zone))|"
     r"by\s+(?:what|which)\s+(?:date|day|time)|what(?:'s|\s+is)\s+(?:the\s+|my\s+|our\s+)?"
     r"(?:\w+\s+){0,4}?(?:deadline|date|due\s+date|start\s+date|time\s+slot))\b", re.I)

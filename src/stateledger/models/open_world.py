@@ -1,7 +1,8 @@
 """``OpenWorldPolicy``: the default write policy, deciding from learned relations.
 
 For each statement it asks the relation model (``models.relation``) two things: its stance
-(is this a fact at all; hedged, reported, past, in progress?) and how it relates to each
+(is this a fact at all; hedged, reported, past, in progress? read without the day it
+was told on, ``cues.without_day_words``) and how it relates to each
 of the few most similar candidate records. The decision itself is the pure rule set of
 ``core.open_world``. Records in history, and records of someone else
 (``may_share_state``), are never asked about. Both questions go through one batched
@@ -15,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
+from stateledger.core.cues import without_day_words
 from stateledger.core.model import LIVE, Decision, Status
 from stateledger.core.open_world import (
     Stance,
@@ -45,7 +47,7 @@ class OpenWorldPolicy:
         return cls(RelationModel.load(), **kwargs)  # type: ignore[arg-type]
 
     def stance_of(self, st: Statement) -> Stance:
-        return _stance(self.model.stances([st.text])[0])
+        return _stance(self.model.stances([without_day_words(st.text)])[0])
 
     def pool(self, st: Statement, candidates: Sequence[Candidate]) -> list[Candidate]:
         """The candidates worth asking about: live or pending, possibly the same person's
@@ -66,7 +68,8 @@ class OpenWorldPolicy:
         t = self.thresholds
         pool = self.pool(statement, candidates)
         text = statement.first_person_text or statement.text
-        probs, relations = self.model.judge(text, [c.record.text for c in pool])
+        probs, relations = self.model.judge(text, [c.record.text for c in pool],
+                                            stance_text=without_day_words(text))
         judged = {id(c): tuple(float(x) for x in p) for c, p in zip(pool, relations, strict=True)}
         # Every candidate goes to the rules (a confirmation needs the live record its claim
         # contradicted, however dissimilar), the pooled ones with their relations.
