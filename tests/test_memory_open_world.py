@@ -191,6 +191,24 @@ def test_one_more_of_a_kind_stands_beside_the_others(mem: Memory) -> None:
     answers(mem, "What car do I drive?", "Yaris")
 
 
+def test_a_person_told_of_by_a_pronoun_is_updated_and_found(mem: Memory) -> None:
+    acts = say(mem, (at(1), "My wife works as a pharmacist at Boots."),
+               (at(5), "She just got a job as a clinical pharmacist at the hospital."))
+    assert acts[1] is Action.REVISE
+    answers(mem, "Where does my wife work?", "hospital")
+    acts = say(mem, (at(1), "My grandad is 88 and still gardens every day."),
+               (at(7), "He turned 89 on Sunday, we had cake in the garden."))
+    assert acts[1] is Action.REVISE
+    answers(mem, "How old is my grandad?", "89")
+
+
+def test_a_liking_the_stance_head_misses_still_changes_the_state(mem: Memory) -> None:
+    acts = say(mem, (at(1), "I'm not a coffee person at all, tea all the way."),
+               (at(9), "Funny thing, I'm totally hooked on coffee now."))
+    assert acts[1] is Action.REVISE
+    answers(mem, "Do I like coffee?", "hooked")
+
+
 def test_someone_elses_claim_does_not_overwrite_the_users_word(mem: Memory) -> None:
     acts = say(mem, (at(1), "I live in Leeds."),
                (at(3), "My aunt keeps telling everyone I moved back to York."))

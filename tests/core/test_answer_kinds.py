@@ -528,6 +528,9 @@ def test_only_a_whole_month_word_makes_a_date_after_new_or_a_comparative() -> No
     ("I used to hate jazz, now I love it.", 1),
     ("I'm really into chess.", 1),
     ("I'm not into football anymore.", -1),
+    ("I'm not a coffee person at all.", -1),
+    ("I'm a dog person.", 1),
+    ("He is a good person.", 0),
     # "like" and "into" that say nothing about liking
     ("It feels like rain.", 0),
     ("I would like a coffee.", 0),
@@ -569,3 +572,13 @@ def test_the_stance_is_read_without_the_day_it_was_told_on() -> None:
 def test_an_activity_opening_a_sentence_is_no_person() -> None:
     assert cues.analyse("Rowing is going great, I'm in the novice eight now.").subject == "user"
     assert cues.analyse("Irving moved to Boston.").subject == "irving"
+
+
+def test_a_pronoun_subject_is_named_as_the_record_names_the_person() -> None:
+    assert cues.with_person_named("He moved to Glasgow.", "brother") == (
+        "My brother moved to Glasgow.")
+    assert cues.with_person_named("He turned 89.", "grandfather", "My grandad is 88.") == (
+        "My grandad turned 89.")
+    assert cues.with_person_named("Typo earlier: she is 7.", "mia") == "Typo earlier: Mia is 7."
+    assert cues.with_person_named("I moved to Glasgow.", "brother") == "I moved to Glasgow."
+    assert cues.with_person_named("He moved to Glasgow.", "user") == "He moved to Glasgow."

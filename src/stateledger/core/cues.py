@@ -30,7 +30,7 @@ from stateledger.core.timeexpr import MONTH_NAME
 __all__ = ["SLOT_PATTERNS", "Cues", "Mention", "SlotPattern", "adds_one_more", "analyse",
            "attitude", "canonical_role", "kinds", "mentions", "names_subject", "numbers_in",
            "presupposes_change", "question_slots", "same_person", "same_value",
-           "subject_words", "without_day_words"]
+           "subject_words", "with_person_named", "without_day_words"]
 
 # --- subject, source and stance ------------------------------------------------------------
 
@@ -547,11 +547,15 @@ _LIKING = re.compile(
     r"\b(?:(?:i|we|he|she|they)\s+(?:(?!would\b|should\b)\w+\s+){0,2}?(?:like|likes)|"
     r"(?:love|loves|loving|adore|adores|enjoy|enjoys|enjoying|fond of|fan of|hooked on|"
     r"obsessed with|(?:come|came) (?:a)?round (?:on|to)|warmed (?:up )?to)|"
-    r"(?:'m|am|are|'re|is|'s)\s+(?:\w+\s+)?into)\b", re.I)
+    r"(?:'m|am|are|'re|is|'s)\s+(?:\w+\s+)?into|"
+    r"(?:a|an)\s+(?:big\s+|huge\s+|real\s+)?(?!(?:good|nice|kind|great|bad|lovely|decent|"
+    r"busy|private|quiet|different)\b)\w+\s+(?:person|lover|addict|fanatic))\b", re.I)
 _DISLIKING = re.compile(
     r"\b(?:hate|hates|hated|can'?t stand|cannot stand|can'?t stomach|dislike|dislikes|detest|"
     r"loathe|(?:gone|went) off|sick of|tired of|bored (?:of|with)|boring|not (?:a )?fan of|"
     r"(?:not|never|no longer)\s+(?:\w+\s+)?into|"
+    r"(?:not|never|no longer)\s+(?:really\s+|much\s+of\s+)?(?:a|an)\s+\w+\s+"
+    r"(?:person|lover|fan|drinker|fanatic)|"
     r"(?:don'?t|doesn'?t|do not|does not|didn'?t|no longer|never|not|stopped)\s+"
     r"(?:\w+\s+)?(?:like|liking|love|loving|enjoy|enjoying))\b", re.I)
 
@@ -594,6 +598,29 @@ def without_day_words(text: str) -> str:
 def presupposes_change(text: str) -> bool:
     """Whether ``text`` states a changed value as given, inside a noun phrase."""
     return _PRESUPPOSED_CHANGE.search(text) is not None
+
+
+def with_person_named(text: str, subject: str, as_in: str = "") -> str:
+    """``text`` with its subject pronoun ("He moved to Glasgow") replaced by how a record
+    names ``subject`` ("My brother moved to Glasgow" for ``brother``, "Mia is 7" for
+    ``mia``), in the word the record ``as_in`` uses for the role ("grandad", not
+    "grandfather"); ``text`` itself when it opens with no such pronoun or ``subject`` is
+    the user. Models trained on pairs that name their person read a bare "he" beside "my
+    brother" as someone else ("He moved to Glasgow" after "My brother lives in Leeds":
+    unrelated 0.88; "My brother moved ...": update 0.99)."""
+    m = _PRONOUN_SUBJECT.match(text)
+    if m is None or subject in ("user", *PRONOUN_SUBJECTS):
+        return text
+    if re.fullmatch(ROLE_WORDS, subject, re.I) is not None:
+        said = re.search(rf"\b{subject_words(subject)}\b", as_in, re.I)
+        name = f"my {said.group(0).lower() if said else subject}"
+    else:
+        name = subject.capitalize()
+    start = m.start("pronoun")
+    if start == 0 or text[:start].rstrip().endswith((".", "!", "?")):
+        name = name[0].upper() + name[1:]
+    rest = text[m.end("pronoun"):]
+    return text[:start] + name + rest
 
 
 def names_subject(subject: str, text: str) -> bool:

@@ -331,15 +331,19 @@ def decide_open_world(st: Statement, stance: Stance, candidates: Sequence[Candid
 
 def _changes_a_live_state(st: Statement, stance: Stance, candidates: Sequence[Candidate],
                          limits: Thresholds) -> bool:
-    """Whether ``st``, which is no question, gives a number that a live record of the same
-    person's state does not hold, and the relation model is sure (``limits.change_sure``)
-    that it updates or ends that record: then it states a fact, whatever the stance head
-    made of its text alone."""
-    numbers = numbers_in(st.text)
-    if stance.question >= limits.stance or not numbers:
+    """Whether ``st``, which is no question, gives what a live record of the same person's
+    state does not hold (a number it lacks, or the opposite liking: "I'm totally hooked on
+    coffee now" after "I'm not a coffee person"), and the relation model is sure
+    (``limits.change_sure``) that it updates or ends that record: then it states a fact,
+    whatever the stance head made of its text alone. Something new is required: remarks
+    the relation model reads as updates ("Definitely, little steps count!") hold none."""
+    if stance.question >= limits.stance:
         return False
+    numbers, liking = numbers_in(st.text), attitude(st.text)
     return any(c.relation is not None and c.record.status in LIVE
-               and may_share_state(st, c.record) and numbers - numbers_in(c.record.text)
+               and may_share_state(st, c.record)
+               and (bool(numbers - numbers_in(c.record.text))
+                    or liking * attitude(c.record.text) < 0)
                and c.relation[UPDATE] + c.relation[END] >= limits.change_sure
                for c in candidates)
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
-from stateledger.core.cues import without_day_words
+from stateledger.core.cues import with_person_named, without_day_words
 from stateledger.core.model import LIVE, Decision, Status
 from stateledger.core.open_world import (
     Stance,
@@ -68,8 +68,10 @@ class OpenWorldPolicy:
         t = self.thresholds
         pool = self.pool(statement, candidates)
         text = statement.first_person_text or statement.text
-        probs, relations = self.model.judge(text, [c.record.text for c in pool],
-                                            stance_text=without_day_words(text))
+        # A statement told by a pronoun is read beside each record as naming its person.
+        probs, relations = self.model.judge(
+            text, [c.record.text for c in pool], stance_text=without_day_words(text),
+            paired=[with_person_named(text, c.record.subject, c.record.text) for c in pool])
         judged = {id(c): tuple(float(x) for x in p) for c, p in zip(pool, relations, strict=True)}
         # Every candidate goes to the rules (a confirmation needs the live record its claim
         # contradicted, however dissimilar), the pooled ones with their relations.

@@ -113,15 +113,20 @@ class RelationModel:
             _, logit = net(ids, types, mask)
             return torch.sigmoid(logit.float()).numpy()
 
-    def judge(self, statement: str, records: Sequence[str], *, stance_text: str | None = None
-              ) -> tuple[np.ndarray, np.ndarray]:
+    def judge(self, statement: str, records: Sequence[str], *, stance_text: str | None = None,
+              paired: Sequence[str] | None = None) -> tuple[np.ndarray, np.ndarray]:
         """The statement's stance probabilities (len(STANCES),) and its relation
         probabilities to each record (len(records), 5), from one batched forward: the
         single text and the pairs share one pass over the weights, which is what a forward
         of a few short texts costs on a CPU. ``stance_text``: the statement as the stance
-        is read (default: ``statement``)."""
+        is read; ``paired``: the statement as each record's pair reads it (default:
+        ``statement`` for both)."""
         single = self.tokenizer.encode(stance_text if stance_text is not None else statement)
-        pairs = self.tokenizer.encode_batch([(r, statement) for r in records]) if records else []
+        seconds = list(paired) if paired is not None else [statement] * len(records)
+        if len(seconds) != len(records):
+            raise ValueError("paired needs one statement text per record")
+        pairs = (self.tokenizer.encode_batch(list(zip(records, seconds, strict=True)))
+                 if records else [])
         rows = [single, *pairs]
         width = max(len(e.ids) for e in rows)
         ids = torch.zeros((len(rows), width), dtype=torch.long)
