@@ -209,6 +209,23 @@ def test_a_liking_the_stance_head_misses_still_changes_the_state(mem: Memory) ->
     answers(mem, "Do I like coffee?", "hooked")
 
 
+def test_a_fact_about_someone_else_never_becomes_the_users(mem: Memory) -> None:
+    say(mem, (at(1), "I have a brother and two sisters."),
+        (at(2), "My brother lives in Cardiff."))
+    answers(mem, "Where does my brother live?", "Cardiff")
+    not_in_memory(mem, "Where do I live?")
+    not_in_memory(mem, "Where do my sisters live?")
+
+
+def test_a_weight_in_pounds_stays_in_pounds(mem: Memory) -> None:
+    acts = say(mem, (at(1), "I'm 210 pounds right now and want to get under 190."),
+               (at(5), "Weighed in at 196 this morning, getting close!"))
+    assert acts[1] is Action.REVISE
+    ans = mem.answer("How much do I weigh?", user_id="alice")
+    assert "196" in ans.text, ans.text
+    assert mem.records("alice", Ledger.HISTORY)[0].value == "210 lbs"
+
+
 def test_someone_elses_claim_does_not_overwrite_the_users_word(mem: Memory) -> None:
     acts = say(mem, (at(1), "I live in Leeds."),
                (at(3), "My aunt keeps telling everyone I moved back to York."))

@@ -246,6 +246,25 @@ class Mention:
     start: int = -1  # where the matched phrase begins in the text (-1: unknown)
 
 
+# The units a slot's numbers come in, as said ("180 pounds" is no "180 kg").
+_SAID_UNIT = re.compile(r"\s*(?P<unit>lbs?|pounds|stone|kg|kilos?|kilograms|miles|km|"
+                        r"kilomet(?:er|re)s)\b", re.I)
+_UNIT_NAMES = {"lb": "lbs", "lbs": "lbs", "pounds": "lbs", "kilo": "kg", "kilos": "kg",
+               "kilograms": "kg", "kilometers": "km", "kilometres": "km"}
+
+
+def _unit_said(text: str, end: int, default: str) -> str:
+    """The unit said right after a slot's number, else the slot's default (money "pounds"
+    never reaches here: money slots carry no unit)."""
+    if not default:
+        return default
+    m = _SAID_UNIT.match(text, end)
+    if m is None:
+        return default
+    said = m.group("unit").lower()
+    return _UNIT_NAMES.get(said, said)
+
+
 def _clean_value(raw: str, unit: str) -> str:
     value = raw.strip(" '\"-.,")
     value = re.sub(r"\s+", " ", value)
@@ -297,7 +316,7 @@ def mentions(text: str) -> list[Mention]:
         add(m)
     for pat in SLOT_PATTERNS:
         for hit in pat.regex.finditer(text):
-            value = _clean_value(hit.group("value"), pat.unit)
+            value = _clean_value(hit.group("value"), _unit_said(text, hit.end("value"), pat.unit))
             if not value and pat.slot == "relationship":
                 marital = re.search(r"single|married|engaged|divorced|widowed", hit.group(0), re.I)
                 value = marital.group(0).lower() if marital else ""

@@ -38,6 +38,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from datetime import datetime
 
+from stateledger.core.cues import names_subject
 from stateledger.core.model import (
     LEDGER_OF_STATUS,
     Action,
@@ -80,9 +81,16 @@ def execute(decision: Decision, candidate: Record, state: Mapping[str, Record]) 
     action = decision.action
     target = _lookup(decision.target_id, state, "target")
     resolves = _lookup(decision.resolves_id, state, "pending record")
-    if target is not None and candidate.subject != target.subject:
+    if target is not None and candidate.subject != target.subject and (
+            target.subject != "user" or candidate.subject == "user"
+            or names_subject(candidate.subject, target.value or "")):
         # A statement decided against a record is about that record's state, so about the
-        # same person ("Typo earlier: Mia is 7" revises "My daughter Mia is 6").
+        # same person ("Typo earlier: Mia is 7" revises "My daughter Mia is 6"), or about
+        # who fills one of the user's roles ("Priya moved to another org, so Dmitri leads
+        # the team now" revises "Our team lead is Priya"). Not a statement about someone
+        # else against another of the user's own records ("My brother lives in Cardiff"
+        # beside "I have a brother and two sisters"): made the user's, the brother's city
+        # would answer "where do I live?".
         candidate = candidate.with_changes(subject=target.subject)
 
     if action in NEEDS_TARGET and target is None and not (

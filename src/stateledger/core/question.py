@@ -43,7 +43,7 @@ from stateledger.core.cues import (
 from stateledger.core.timeexpr import find_times
 
 _ROLE_Q = re.compile(r"\b(?:my|our)\s+" + ROLE_MODIFIER + r"(?P<role>" + ROLE_WORDS
-                     + r")(?:'s)?\b", re.I)
+                     + r")(?:s'?|'s)?\b", re.I)  # "my sister", "my sisters", "my sisters'"
 # A name in subject position: after an auxiliary ("where does Tom live", "is Ana still
 # ...") or as a possessor ("what is Ana's job"); a capitalised place or brand elsewhere in
 # the question ("when did I move to Seattle") is no subject.

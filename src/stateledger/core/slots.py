@@ -270,8 +270,10 @@ SLOT_PATTERNS: tuple[SlotPattern, ...] = (
     # to 1,250 pounds") only a weight unit says weight.
     _p("weight", r"\b(?:weigh|weighing|weight is)\s+(?:about\s+|around\s+)?" + _NUM + r"\s*(?:kg|kilos?|lbs?|pounds)\b", unit="kg"),  # noqa: E501
     _p("weight", r"\b(?:down to|up to)\s+(?:about\s+|around\s+)?" + _NUM + r"\s*(?:kg|kilos?|lbs?)\b", unit="kg"),  # noqa: E501
+    _p("weight", r"\bi(?:'m| am)\s+(?:now\s+|about\s+|around\s+|only\s+)?" + _NUM + r"\s*(?:kg|kilos?|lbs?|pounds)\b", unit="kg"),  # noqa: E501
+    _p("weight", r"\bweigh(?:ed|s)?\s+in\s+at\s+(?:about\s+|around\s+)?" + _NUM + r"(?:\s*(?:kg|kilos?|lbs?|pounds))?\b", unit="kg"),  # noqa: E501
     _p("salary", r"\b(?:salary is|salary of|earn|earning|make|making)\s+(?:about\s+|around\s+)?[$€£]?\s?" + _NUM + r"\s*(?:k|K|thousand|grand)\b(?:\s+(?:a|per)\s+year)?", unit="k"),  # noqa: E501
-    _p("age", r"\bi(?:'m| am| just turned| turned)\s+" + _NUM + r"(?:\s+years?\s+old)?\b(?!\s*(?:minutes|hours|kg|miles|km|%|percent|am|pm|cups|steps|books))", unit="years"),  # noqa: E501
+    _p("age", r"\bi(?:'m| am| just turned| turned)\s+" + _NUM + r"(?:\s+years?\s+old)?\b(?!\s*(?:minutes|hours|kg|kilos?|lbs?|pounds|stone|miles|km|cm|%|percent|am|pm|cups|steps|books))", unit="years"),  # noqa: E501
     # location: neighbourhood before city
     _p("neighbourhood", r"\bin\s+the\s+" + _CAP + r"\s+(?:neighbou?rhood|area|district|part of town|side of town)\b"),  # noqa: E501
     _p("neighbourhood", r"\b(?:moved|moving)\s+across\s+town\s+to\s+(?:the\s+)?" + _CAP + _STOP),
