@@ -127,6 +127,10 @@ def test_a_past_state_told_late_goes_into_history(mem: Memory) -> None:
     answers(mem, "Where did I live before?", "York")
     acts = say(mem, (at(8), "I live in Oslo."), (at(9), "From 2015 to 2020 I lived in Bergen."))
     answers(mem, "Where do I live?", "Oslo", absent=["Bergen"])
+    say(mem, (at(10), "I teach maths at Hillside Academy."),
+        (at(10, 2), "Previously I taught physics at a school in Leeds."))
+    answers(mem, "What do I teach?", "maths", absent=["physics"])
+    answers(mem, "What did I teach before?", "physics")
 
 
 def test_a_plural_before_question_asks_for_the_states_that_ended(mem: Memory) -> None:
@@ -207,6 +211,14 @@ def test_a_liking_the_stance_head_misses_still_changes_the_state(mem: Memory) ->
                (at(9), "Funny thing, I'm totally hooked on coffee now."))
     assert acts[1] is Action.REVISE
     answers(mem, "Do I like coffee?", "hooked")
+
+
+def test_an_update_in_words_far_from_the_old_ones_is_still_judged(mem: Memory) -> None:
+    # MiniLM puts the two at cosine 0.14: the pair is judged all the same.
+    acts = say(mem, (at(1), "I'm pescatarian, fish but no meat."),
+               (at(9), "I've gone fully plant-based since the new year."))
+    assert acts[1] is Action.REVISE
+    answers(mem, "What is my diet?", "plant-based")
 
 
 def test_a_fact_about_someone_else_never_becomes_the_users(mem: Memory) -> None:

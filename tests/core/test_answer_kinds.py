@@ -117,6 +117,8 @@ def test_a_pronoun_after_a_time_phrase_is_the_subject() -> None:
     ("Until last year I worked at Acme.", True),
     ("From 2015 to 2020 I lived in Bergen.", True),
     ("Between 2010 and 2012 we ran Oracle.", True),
+    ("Previously I taught physics at a school in Leeds.", True),
+    ("Before that I ran a cafe.", True),
     # A change told with what replaced the old state is no earlier state ...
     ("Before, I lived in Leeds, but now I am in York.", False),
     # ... nor a plan, a habit, a dated start or an idiom.

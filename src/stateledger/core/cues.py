@@ -174,14 +174,16 @@ _DONE_CHANGE = re.compile(
 # with a "now" or a "but" that goes on to the state that replaced it ("Before, I lived in
 # Leeds, but now I'm in York"). A hand-written reading of English framing: the stance head
 # reads "used to" as past, but not these ("Before Leeds I lived in York": past 0.01).
-_PAST_TENSE_VERB = r"\b(?:was|were|had|did|went|used to|[a-z]{3,}ed)\b"
+_PAST_TENSE_VERB = (r"\b(?:was|were|had|did|went|used to|[a-z]{3,}ed|taught|bought|brought|"
+                    r"thought|drove|rode|ran|ate|sat|led|left|kept|held|made|paid|said|sold|"
+                    r"spent|took|wore|wrote|grew|knew|flew|got|saw|met|gave|came|became)\b")
 _NO_CONTRAST = (r"(?![^.!?]*\b(?:now|these days|nowadays|anymore|any more|no longer|but|"
                 r"instead|switched|until)\b)")
 _EARLIER_STATE = re.compile(
-    _OPENERS + r"(?:(?:(?:before|until|till)\s+(?!(?:i|we)\s+(?:forget|go|leave|start)\b)"
-    r"(?:that|then|[\w' ]{1,30}?),?\s+|"
-    r"back\s+(?:then|in\s+(?:the\s+day|\d{4}))\b,?\s*|previously,?\s+)"
-    r"(?=[^.!?]*" + _PAST_TENSE_VERB + r")|"
+    _OPENERS + r"(?:(?:before|until|till)\s+(?!(?:i|we)\s+(?:forget|go|leave|start)\b)"
+    r"(?:that|then|[\w' ]{1,30}?),?\s+(?=[^.!?]*" + _PAST_TENSE_VERB + r")|"
+    # words that place a state in the past whatever the verb ("Previously I taught physics")
+    r"back\s+(?:then|in\s+(?:the\s+day|\d{4}))\b|previously\b|"
     # a period that closed, whatever the verb ("From 2015 to 2020 I lived in Bergen")
     r"(?:from|between)\s+\d{4}\s+(?:to|until|till|and|-)\s+\d{4}\b)" + _NO_CONTRAST, re.I)
 _COEXIST = re.compile(r"\b(?:also|another|as well|too|in addition|second)\b", re.I)

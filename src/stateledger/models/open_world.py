@@ -34,8 +34,11 @@ class OpenWorldPolicy:
 
     name = "open-world"
 
+    # min_similarity: an update may share few words with what it replaces ("I've gone
+    # fully plant-based" after "I'm pescatarian": cosine 0.14); in a large bank the
+    # ``max_pairs`` most similar fill the batch long before it.
     def __init__(self, model: RelationModel, *, thresholds: Thresholds | None = None,
-                 max_pairs: int = 3, min_similarity: float = 0.15) -> None:
+                 max_pairs: int = 3, min_similarity: float = 0.1) -> None:
         self.model = model
         self.thresholds = thresholds or Thresholds()
         self.max_pairs = max_pairs
