@@ -179,6 +179,9 @@ def test_a_correction_of_someone_elses_fact_is_theirs(mem: Memory) -> None:
     assert acts[1] is Action.REVISE
     answers(mem, "Where does my brother live?", "Boulder")
     not_in_memory(mem, "Where do I live?")
+    say(mem, (at(4), "My niece is called Sophie."),
+        (at(4, 2), "Sorry, Sofia, not Sophie, she'd kill me."))
+    answers(mem, "What is my niece called?", "Sofia")
 
 
 def test_one_more_of_a_kind_stands_beside_the_others(mem: Memory) -> None:

@@ -548,6 +548,8 @@ def test_attitude_is_the_last_liking_or_disliking_said(text: str, sign: int) -> 
     ("Oops, I mean 10:30, not 9:30.", True),
     ("Scratch that, the review got moved to Friday at 2.", True),
     ("I misspoke yesterday, grandma is 89, not 91.", True),
+    ("Sorry, Sofia, not Sophie, she'd kill me.", True),
+    ("Sorry to hear that, not great news.", False),
     # openers that correct nothing
     ("I meant to tell you, I got a new job.", False),
     ("I mean, I love my job.", False),

@@ -215,7 +215,8 @@ _CORRECTS = re.compile(
     r"^\W*(?:(?:oh|ah|um|uh|hmm|no|nope|wait|so|ok|okay)\b[\s,!.:;-]*)*"
     r"(?:oops|whoops|my bad|correction|typo|scratch that|i misspoke|i got (?:that|it) wrong|"
     r"actually,?\s+no|no,?\s+wait|wait,?\s+no|(?:sorry,?\s+)?i\s+meant(?!\s+to\b)|"
-    r"sorry,?\s+(?:i\s+mean|that's|that was|wrong|not|typo|it's|it is)|"
+    r"sorry(?!\s+(?:to|for|about)\b),?\s+(?:i\s+mean|that's|that was|wrong|not|typo|it's|it is|"
+    r"(?:[\w'-]+\s+){0,2}?[\w'-]+,?\s+not\s)|"  # "Sorry, Sofia, not Sophie"
     r"i\s+mean\s+(?![\w\s]*,\s*i\b))\b", re.I)
 _QUESTION_START = re.compile(
     r"^\s*(?:what|where|when|who|whom|why|how|which|do|does|did|are|is|was|were|can|could|"
