@@ -32,6 +32,7 @@ import numpy as np
 import torch
 
 from stateledger.core.open_world import RELATIONS
+from stateledger.errors import InvalidInputError
 from stateledger.models.pair_encoder import (
     Inference,
     PairConfig,
@@ -124,7 +125,7 @@ class RelationModel:
         single = self.tokenizer.encode(stance_text if stance_text is not None else statement)
         seconds = list(paired) if paired is not None else [statement] * len(records)
         if len(seconds) != len(records):
-            raise ValueError("paired needs one statement text per record")
+            raise InvalidInputError("paired needs one statement text per record")
         pairs = (self.tokenizer.encode_batch(list(zip(records, seconds, strict=True)))
                  if records else [])
         rows = [single, *pairs]
