@@ -125,7 +125,7 @@ def test_a_past_state_told_late_goes_into_history(mem: Memory) -> None:
     assert acts[1] is Action.APPEND  # filed in history, not a restatement
     answers(mem, "Where do I live?", "Leeds", absent=["York"])
     answers(mem, "Where did I live before?", "York")
-    acts = say(mem, (at(8), "I live in Oslo."), (at(9), "From 2015 to 2020 I lived in Bergen."))
+    say(mem, (at(8), "I live in Oslo."), (at(9), "From 2015 to 2020 I lived in Bergen."))
     answers(mem, "Where do I live?", "Oslo", absent=["Bergen"])
     say(mem, (at(10), "I teach maths at Hillside Academy."),
         (at(10, 2), "Previously I taught physics at a school in Leeds."))
@@ -193,8 +193,8 @@ def test_one_more_of_a_kind_stands_beside_the_others(mem: Memory) -> None:
         (at(5), "We adopted a third dog last month, a greyhound called Zip."))
     answers(mem, "How many dogs do we have?", "third dog")
     # "second-hand" is no second one.
-    acts = say(mem, (at(1), "I drive a 2012 Ford Fiesta."),
-               (at(6), "Sold the Fiesta and bought a second-hand Toyota Yaris hybrid."))
+    say(mem, (at(1), "I drive a 2012 Ford Fiesta."),
+        (at(6), "Sold the Fiesta and bought a second-hand Toyota Yaris hybrid."))
     answers(mem, "What car do I drive?", "Yaris")
 
 

@@ -119,7 +119,7 @@ def answer_from_packet(question: str, user_id: str, packet: Packet, vector: np.n
             # A record told about "my partner and I" is asked in those words ("we",
             # "our" and a questioned "I" become them: ``with_joint_subject``).
             return with_joint_subject(mine, record.text)
-        if names(subject, told(record)):
+        if names(subject, _told(record)):
             return theirs
         called = next((a for a in aliases if names(a, record.text)), None)
         if called is not None:
@@ -169,7 +169,7 @@ def answer_from_packet(question: str, user_id: str, packet: Packet, vector: np.n
     )
 
 
-def told(record: Record) -> str:
+def _told(record: Record) -> str:
     """A record's text as the models read it: a statement the write path filed under the
     person a pronoun stood for ("She just got a job at the hospital", filed under ``wife``)
     names them ("My wife just got a job ..."): the models read a bare "she" beside "my
@@ -203,7 +203,7 @@ def _same_variable(model: Relevance, anchor: Evidence, others: Sequence[Evidence
         return []
     pairs = [(ev.record, anchor.record) if ev.record.valid_from <= anchor.record.valid_from
              else (anchor.record, ev.record) for ev in others]
-    probs = model.pair_relations([told(a) for a, _ in pairs], [told(b) for _, b in pairs])
+    probs = model.pair_relations([_told(a) for a, _ in pairs], [_told(b) for _, b in pairs])
 
     def sure(rid: str) -> bool:
         return relevance_of.get(rid, 0.0) >= BOTH_STATE_IT
@@ -231,8 +231,8 @@ def _follows(model: Relevance, pairs: Sequence[tuple[Evidence, Evidence]]) -> li
     restatement): at most ``SURELY_FOLLOWS`` on "unrelated". One model call for all."""
     if not pairs:
         return []
-    probs = model.pair_relations([told(a.record) for a, _ in pairs],
-                                 [told(b.record) for _, b in pairs])
+    probs = model.pair_relations([_told(a.record) for a, _ in pairs],
+                                 [_told(b.record) for _, b in pairs])
     return [bool(p[UNRELATED] <= SURELY_FOLLOWS) for p in probs]
 
 
@@ -245,7 +245,7 @@ def _relevance(model: Relevance | None, asked: Sequence[str], question: str,
     scores = np.zeros(len(pool), dtype=np.float32)
     for form in dict.fromkeys(asked):
         idx = [i for i, a in enumerate(asked) if a == form]
-        scores[idx] = model.relevance(form, [told(pool[i].record) for i in idx])
+        scores[idx] = model.relevance(form, [_told(pool[i].record) for i in idx])
     # The slot table as a precise feature, never a gate: a record whose parsed slot is the
     # one the question asks about first ("it takes me 40 minutes to get to work" for "how
     # long is Caroline's commute?") is relevant whatever the model made of the pair. Only

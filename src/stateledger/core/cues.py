@@ -25,7 +25,7 @@ from stateledger.core.slots import (
     SlotPattern,
     attribute_slot,
 )
-from stateledger.core.timeexpr import MONTH_NAME
+from stateledger.core.timeexpr import MONTH_NAME, TODAY
 
 __all__ = ["SLOT_PATTERNS", "Cues", "Mention", "SlotPattern", "adds_one_more", "analyse",
            "attitude", "canonical_role", "kinds", "mentions", "names_subject", "numbers_in",
@@ -92,6 +92,7 @@ def subject_words(subject: str) -> str:
 _OPENERS = r"^\s*(?:(?:so|well|oh|hey|yeah|btw|anyway|guess what|fun fact|also)[,!.:]?\s+)*"
 _MY_ROLE = (r"(?:[Mm]y|[Oo]ur)\s+" + ROLE_MODIFIER + r"(?P<role>" + ROLE_WORDS
             + r")(?:,?\s+(?P<rname>" + NAME_WORD + r"),?)?")
+_KIN_NAME = r"(?P<kin>(?-i:Mum|Mom|Dad|Grandma|Grandpa|Nana|Granny|Grandad|Granddad))"
 _OTHER_SUBJECT = re.compile(
     _OPENERS + r"(?:" + _MY_ROLE + r"|(?P<name>" + NAME_WORD + r"))"
     r"(?:'s)?\s+(?:just\s+|finally\s+|recently\s+|also\s+)?"
@@ -104,10 +105,9 @@ _OTHER_SUBJECT = re.compile(
 # word that opens a sentence). Not "my partner and I" (the user), not a sentence that goes
 # on about the user ("my boss gave me a raise": the raise is the user's), and not a
 # possessive ("my sister's wedding" stays the user's to correct: "oops, I mean Boulder")
-# unless a listed verb follows.
-# The same for the words English uses as a name for a parent or grandparent ("Mum sold
-# the house and moved to Galway", "Grandpa finally retired").
-_KIN_NAME = r"(?P<kin>(?-i:Mum|Mom|Dad|Grandma|Grandpa|Nana|Granny|Grandad|Granddad))"
+# unless a listed verb follows. The same for the words English uses as a name for a parent
+# or grandparent (``_KIN_NAME``: "Mum sold the house and moved to Galway", "Grandpa
+# finally retired").
 _ROLE_SUBJECT = re.compile(
     _OPENERS + r"(?:" + _MY_ROLE + r"|" + _KIN_NAME + r")\s+(?!(?:and|or|&|nor)\b)[a-z]+\b"
     r"(?![^.!?]*\b(?:me|my|mine|us|our)\b)"
@@ -169,11 +169,11 @@ _DONE_CHANGE = re.compile(
     r"rewrote|rebuilt|ported|converted)\b", re.I)
 # A state the sentence itself places before another ("Before that he went to Maple
 # Elementary", "Before Leeds I lived in York", "Back in 2021 I was a designer", "From 2015
-# to 2020 I lived in Bergen"): an earlier
-# state, said late, whatever value a model reads beside it. Only in the past tense, and not
-# with a "now" or a "but" that goes on to the state that replaced it ("Before, I lived in
-# Leeds, but now I'm in York"). A hand-written reading of English framing: the stance head
-# reads "used to" as past, but not these ("Before Leeds I lived in York": past 0.01).
+# to 2020 I lived in Bergen"): an earlier state, said late, whatever value a model reads
+# beside it. A "before" clause counts only in the past tense, and nothing counts with a
+# "now" or a "but" that goes on to the state that replaced it ("Before, I lived in Leeds,
+# but now I'm in York"). A hand-written reading of English framing: the stance head reads
+# "used to" as past, but not these ("Before Leeds I lived in York": past 0.01).
 _PAST_TENSE_VERB = (r"\b(?:was|were|had|did|went|used to|[a-z]{3,}ed|taught|bought|brought|"
                     r"thought|drove|rode|ran|ate|sat|led|left|kept|held|made|paid|said|sold|"
                     r"spent|took|wore|wrote|grew|knew|flew|got|saw|met|gave|came|became)\b")
@@ -607,12 +607,12 @@ def adds_one_more(text: str) -> bool:
 # fact. The stance head learnt the day words from chit-chat ("ugh, long shift today") and
 # reads them as none ("I joined a gym today" fact 0.05, without "today" 1.0), so its
 # stance is read without them.
-_DAY_WORDS = re.compile(r",?\s*\b(?:today|tonight|this\s+(?:morning|afternoon|evening))\b",
-                        re.I)
+_DAY_WORDS = re.compile(r",?\s*" + TODAY.pattern, re.I)
 
 
 def without_day_words(text: str) -> str:
-    """``text`` without "today", "tonight", "this morning" ... (what the stance reads)."""
+    """``text`` without "today", "tonight", "this morning" ... (``timeexpr.TODAY``: what
+    the stance reads)."""
     out = re.sub(r"\s+([!.?,;:])", r"\1", _DAY_WORDS.sub("", text)).strip()
     return out or text
 

@@ -49,6 +49,10 @@ _UNIT = r"(?P<unit>day|week|weekend|month|year)s?"
 _YEAR = r"(?P<year>(?:19|20)\d{2})"
 _DAY = r"(?P<day>[0-3]?\d)(?:st|nd|rd|th)?"
 
+# The day a text is told on, said as such ("today", "this morning", "just now").
+TODAY = re.compile(r"\b(?:today|tonight|this\s+(?:morning|afternoon|evening)|"
+                   r"earlier\s+today|just\s+now)\b", re.I)
+
 # Order matters: longer, more specific phrases first; a position once matched is taken.
 _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("day_month_year", re.compile(rf"\b{_DAY}\s+(?:of\s+)?{_MONTH},?\s+{_YEAR}\b", re.I)),
@@ -59,8 +63,7 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("before_yesterday", re.compile(r"\bthe\s+day\s+before\s+yesterday\b", re.I)),
     ("after_tomorrow", re.compile(r"\bthe\s+day\s+after\s+tomorrow\b", re.I)),
     ("yesterday", re.compile(r"\b(?:yesterday|last\s+night)\b", re.I)),
-    ("today", re.compile(r"\b(?:today|tonight|this\s+(?:morning|afternoon|evening)|"
-                         r"earlier\s+today|just\s+now)\b", re.I)),
+    ("today", TODAY),
     ("tomorrow", re.compile(r"\btomorrow\b", re.I)),
     ("ago", re.compile(rf"\b{_COUNT}\s+{_UNIT}\s+ago\b", re.I)),
     ("last_weekday", re.compile(rf"\b(?:last|this\s+past|past)\s+{_WEEKDAY}\b", re.I)),
