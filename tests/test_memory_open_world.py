@@ -173,6 +173,42 @@ def test_a_flip_of_liking_is_no_restatement(mem: Memory) -> None:
     answers(mem, "Do I like mushrooms?", "actually like them")
 
 
+def test_an_opposite_liking_in_other_words_updates_it(mem: Memory) -> None:
+    # The relation model reads these as two variables; the shared object and the flipped
+    # liking make them one.
+    acts = say(mem, (at(1), "Board games are the worst, I really can't stand them."),
+               (at(8), "Who knew, I'm really enjoying board games with the new group."))
+    assert acts[-1] is Action.REVISE
+    answers(mem, "Do I like board games?", "enjoying")
+
+
+def test_a_correction_that_names_the_old_value_is_no_restatement(mem: Memory) -> None:
+    acts = say(mem, (at(2), "My dentist is Dr Okafor."),
+               (at(2, 2), "Correction, my dentist is Dr Mensah, Okafor was the old one."))
+    assert acts[1] is Action.REVISE
+    answers(mem, "Who is my dentist?", "Mensah")
+
+
+def test_a_change_told_as_finished_is_no_change_in_progress(mem: Memory) -> None:
+    acts = say(mem, (at(1), "Our docs site is built with Sphinx."),
+               (at(5), "We finished moving the docs site from Sphinx to MkDocs on Friday."))
+    assert acts[1] is Action.REVISE
+    answers(mem, "What is our docs site built with?", "MkDocs")
+
+
+def test_a_bare_name_is_the_person_its_record_names_with_a_role(mem: Memory) -> None:
+    acts = say(mem, (at(1), "My cousin Ines works as a paramedic in Lyon."),
+               (at(6), "Ines works as a midwife these days."))
+    assert acts[1] is Action.REVISE
+    answers(mem, "What does Ines do?", "midwife", absent=["paramedic"])
+    answers(mem, "What did Ines do before?", "paramedic")
+
+
+def test_a_topic_opening_a_sentence_about_the_users_taste_is_no_person(mem: Memory) -> None:
+    say(mem, (at(1), "Opera is really not my thing."))
+    answers(mem, "Do I like opera?", "not my thing")
+
+
 def test_a_correction_of_someone_elses_fact_is_theirs(mem: Memory) -> None:
     acts = say(mem, (at(3), "My brother lives in Boston."),
                (at(3, 2), "Sorry, I meant Boulder, not Boston."))

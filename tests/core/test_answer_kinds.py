@@ -579,6 +579,8 @@ def test_the_stance_is_read_without_the_day_it_was_told_on() -> None:
 def test_an_activity_opening_a_sentence_is_no_person() -> None:
     assert cues.analyse("Rowing is going great, I'm in the novice eight now.").subject == "user"
     assert cues.analyse("Irving moved to Boston.").subject == "irving"
+    assert cues.analyse("Jazz is not my thing at all.").subject == "user"
+    assert cues.analyse("Ana is not here yet.").subject == "ana"
 
 
 def test_a_pronoun_subject_is_named_as_the_record_names_the_person() -> None:
@@ -589,3 +591,8 @@ def test_a_pronoun_subject_is_named_as_the_record_names_the_person() -> None:
     assert cues.with_person_named("Typo earlier: she is 7.", "mia") == "Typo earlier: Mia is 7."
     assert cues.with_person_named("I moved to Glasgow.", "brother") == "I moved to Glasgow."
     assert cues.with_person_named("He moved to Glasgow.", "user") == "He moved to Glasgow."
+    # a bare name the record gives with its role
+    assert cues.with_person_named("So Ana is a tester now.", "ana", "My sister Ana is a nurse."
+                                  ) == "So my sister Ana is a tester now."
+    assert cues.with_person_named("Ana is a tester now.", "ana", "Ana is a nurse.") == (
+        "Ana is a tester now.")

@@ -115,3 +115,13 @@ def test_a_comma_splice_and_a_tacked_on_request_are_cut() -> None:
     # A short opener before the comma is no clause of its own.
     assert texts("In March, the budget was $40 for the whole team.") == [
         "In March, the budget was $40 for the whole team."]
+
+
+def test_a_clause_holding_only_a_number_stays_with_what_it_counts() -> None:
+    assert texts("Sold three of my guitars last month, so I'm down to 5.") == [
+        "Sold three of my guitars last month, so I'm down to 5."]
+    assert texts("We hired two more designers and we're at 7 now.") == [
+        "We hired two more designers and we're at 7 now."]
+    # a clause with a noun of its own is still cut
+    assert texts("I moved to York last spring, so I'm closer to my parents now.") == [
+        "I moved to York last spring", "I'm closer to my parents now."]

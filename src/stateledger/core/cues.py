@@ -30,7 +30,8 @@ from stateledger.core.timeexpr import MONTH_NAME, TODAY
 __all__ = ["SLOT_PATTERNS", "Cues", "Mention", "SlotPattern", "adds_one_more", "analyse",
            "attitude", "canonical_role", "kinds", "mentions", "names_subject", "numbers_in",
            "presupposes_change", "question_slots", "same_person", "same_value",
-           "subject_words", "with_person_named", "without_day_words"]
+           "subject_words", "with_person_named", "without_attitude_words",
+           "without_day_words"]
 
 # --- subject, source and stance ------------------------------------------------------------
 
@@ -155,9 +156,15 @@ _NEGATION = re.compile(
 )
 # A change in progress is said in the progressive ("I'm moving from ..."); "we moved from
 # AWS to GCP" is a change that is done, not one under way.
+# A progressive after a verb of completing tells a change that is over ("We finished
+# migrating the backend from Postgres to CockroachDB"); the negative lookbehinds hold that
+# verb one word back (fixed width each).
+_PROGRESSIVE_CHANGE = (r"(?:moving|switching|transitioning|relocating|changing|migrating)")
 _TRANSITION = re.compile(
-    r"\b(?:moving|switching|transitioning|relocating|changing|migrating)\s+(?:\w+\s+){0,3}"
+    r"(?<!finished )(?<!completed )(?<!done )(?<!finish )(?<!complete )"
+    r"\b" + _PROGRESSIVE_CHANGE + r"\s+(?:\w+\s+){0,3}"
     r"from\s+\w+|\bin the (?:middle|process) of\b|\bhalfway through\b|\bpacking up\b",
+    re.I,
 )
 # A change told as done (past tense or perfect, no progressive): "I've switched from tea to
 # coffee", "we moved the API to Fly.io". It is no change in progress, whatever "from ... to"
@@ -166,7 +173,8 @@ _DONE_CHANGE = re.compile(
     r"\b(?:i|we|i've|we've|i have|we have|i'd|we'd|they|he|she)\s+(?:just\s+|finally\s+|"
     r"already\s+|recently\s+|officially\s+|now\s+)?(?:switched|moved|migrated|changed|"
     r"swapped|transitioned|relocated|went|ditched|replaced|traded|upgraded|downgraded|"
-    r"rewrote|rebuilt|ported|converted)\b", re.I)
+    r"rewrote|rebuilt|ported|converted|finished " + _PROGRESSIVE_CHANGE + r"|completed "
+    + _PROGRESSIVE_CHANGE + r")\b", re.I)
 # A state the sentence itself places before another ("Before that he went to Maple
 # Elementary", "Before Leeds I lived in York", "Back in 2021 I was a designer", "From 2015
 # to 2020 I lived in Bergen"): an earlier state, said late, whatever value a model reads
@@ -392,7 +400,8 @@ class Cues:
 # is the value of one of the user's own attributes, not the sentence's subject ("Tom is my
 # brother" names a person, so it stays about Tom).
 _VALUE_OF_MINE = re.compile(
-    r"(?:'s)?\s+is\s+(?:what\s+(?:i|people|everyone|they)\b|how\s+(?:i|people)\b|"
+    r"(?:'s)?\s+(?:is|isn't|was|wasn't)\s+(?:(?:not|never|really|totally|definitely|still|"
+    r"just|also|no\s+longer|kind\s+of)\s+)*(?:what\s+(?:i|people|everyone|they)\b|how\s+(?:i|people)\b|"
     r"(?:my|our)\s+(?!(?:" + ROLE_WORDS[3:-1] + r")\b)\w)", re.I)
 _NOT_A_NAME = re.compile(
     r"(?i)^(?:i|we|it|this|that|there|today|yesterday|life|work|things|everything|nothing|"
@@ -591,6 +600,13 @@ def attitude(text: str) -> int:
     return max(last)[1] if last else 0
 
 
+def without_attitude_words(text: str) -> str:
+    """``text`` with its liking and disliking phrases taken out: what is left names what is
+    liked ("Running is the worst, I really can't stand it" -> "Running is the worst, I
+    really  it")."""
+    return _DISLIKING.sub(" ", _LIKING.sub(" ", text))
+
+
 # "We got a second cat", "a third dog", "one more kid": one more of something the user
 # has, beside the ones before. A hand-written reading, kept to ordinals: "also" and
 # "another" start updates as often ("Also, we moved the API to Fly.io").
@@ -630,9 +646,11 @@ def with_person_named(text: str, subject: str, as_in: str = "") -> str:
     the user. Models trained on pairs that name their person read a bare "he" beside "my
     brother" as someone else ("He moved to Glasgow" after "My brother lives in Leeds":
     unrelated 0.88; "My brother moved ...": update 0.99)."""
-    m = _PRONOUN_SUBJECT.match(text)
-    if m is None or subject in ("user", *PRONOUN_SUBJECTS):
+    if subject in ("user", *PRONOUN_SUBJECTS):
         return text
+    m = _PRONOUN_SUBJECT.match(text)
+    if m is None:
+        return _with_role_of_name(text, subject, as_in)
     if re.fullmatch(ROLE_WORDS, subject, re.I) is not None:
         said = re.search(rf"\b{subject_words(subject)}\b", as_in, re.I)
         name = f"my {said.group(0).lower() if said else subject}"
@@ -643,6 +661,26 @@ def with_person_named(text: str, subject: str, as_in: str = "") -> str:
         name = name[0].upper() + name[1:]
     rest = text[m.end("pronoun"):]
     return text[:start] + name + rest
+
+
+def _with_role_of_name(text: str, subject: str, as_in: str) -> str:
+    """``text`` opening with the bare name the record ``as_in`` gives with its role ("Ana is
+    a software tester now" beside "My sister Ana works as a nurse") read with the role
+    ("My sister Ana is ..."): the relation model reads the bare name beside the role as
+    someone else (unrelated 1.0; with the role, update 0.89)."""
+    opening = re.match(r"(?i:" + _OPENERS + r")(?P<name>" + NAME_WORD + r")\b", text)
+    if opening is None or opening.group("name").lower() != subject.lower():
+        return text
+    said = next((m for m in re.finditer(_MY_ROLE, as_in)
+                 if (m.group("rname") or "").lower() == subject.lower()), None)
+    if said is None:
+        return text
+    start = opening.start("name")
+    phrase = said.group(0).rstrip(", ")
+    first = phrase[0].upper() if start == 0 or text[:start].rstrip().endswith(
+        (".", "!", "?")) else phrase[0].lower()
+    phrase = first + phrase[1:]
+    return text[:start] + phrase + text[opening.end("name"):]
 
 
 def names_subject(subject: str, text: str) -> bool:

@@ -62,6 +62,7 @@ from stateledger.core.cues import (
     presupposes_change,
     same_person,
     same_value,
+    without_attitude_words,
 )
 from stateledger.core.extract import content_keys
 from stateledger.core.model import (
@@ -183,7 +184,10 @@ def checked_relation(st: Statement, c: Candidate) -> tuple[float, ...]:
       does not hold ("My favourite colour is Yellow" after "... could be described as
       Blue") updates it: the mass on ``same`` goes to ``update``;
     - a restatement keeps the record's liking or disliking (``cues.attitude``): "I actually
-      like them now" after "I can't stand mushrooms" updates it;
+      like them now" after "I can't stand mushrooms" updates it; the opposite liking of the
+      same thing (``flips_liking``) updates it whatever else the model read;
+    - a correction ("Correction, my landlord is Mr Shah, Patel is the neighbour") restates
+      nothing when it says something the record does not;
     - one more of a kind ("we got a second cat", ``cues.adds_one_more``) stands beside the
       record (``coexist``), however its wording reads as a replacement;
     - a restatement says what the record says: its sentence embedding is close to the
@@ -198,7 +202,18 @@ def checked_relation(st: Statement, c: Candidate) -> tuple[float, ...]:
     if _states_slot_value(st) and not same_value(c.record.text, st.value):
         out[UPDATE] += out[SAME]
         out[SAME] = 0.0
-    if attitude(st.text) * attitude(c.record.text) < 0:
+    if st.corrects and content_keys(st.text, drop=_CORRECTION_WORDS) - content_keys(
+            c.record.text):
+        # A correction restates nothing: "Correction, my landlord is Mr Shah, Patel is the
+        # neighbour" after "My landlord is called Mr Patel" (same 0.90) gives a new value.
+        out[UPDATE] += out[SAME]
+        out[SAME] = 0.0
+    if flips_liking(st.text, c.record.text):
+        # The relation model reads "I'm really enjoying running these days" beside "Running
+        # is the worst, I really can't stand it" as another variable (unrelated 0.99).
+        out[UPDATE] += out[SAME] + out[UNRELATED]
+        out[SAME] = out[UNRELATED] = 0.0
+    elif attitude(st.text) * attitude(c.record.text) < 0:
         out[UPDATE] += out[SAME]
         out[SAME] = 0.0
     if adds_one_more(st.text):
@@ -208,6 +223,25 @@ def checked_relation(st: Statement, c: Candidate) -> tuple[float, ...]:
         out[UNRELATED] += out[SAME]
         out[SAME] = 0.0
     return tuple(out)
+
+
+_CORRECTION_WORDS = frozenset("""oops whoops bad correction typo scratch misspoke wrong wait
+sorry meant mean earlier""".split())
+# Words beside a liking that say when or how strongly, not what is liked.
+_NOT_THE_OBJECT = frozenset("""days day these anymore actually honestly weirdly surprisingly
+suddenly finally absolutely completely kind sort worst best""".split())
+
+
+def flips_liking(statement: str, record: str) -> bool:
+    """Whether ``statement`` says the opposite liking of ``record`` about the same thing: the
+    attitudes (``cues.attitude``) disagree and what is left of both texts without their
+    attitude words shares a content word ("I'm really enjoying running these days" /
+    "Running is the worst, I really can't stand it")."""
+    if attitude(statement) * attitude(record) >= 0:
+        return False
+    objects = [content_keys(without_attitude_words(t), drop=_NOT_THE_OBJECT)
+               for t in (statement, record)]
+    return bool(objects[0] & objects[1])
 
 
 def _shares_content(a: str, b: str) -> bool:
@@ -290,7 +324,9 @@ def decide_open_world(st: Statement, stance: Stance, candidates: Sequence[Candid
     # plans or worries about (``cues.presupposes_change``).
     hedged = stance.hedged >= t.stance and not presupposes_change(st.text)
     reported = st.reported or _relayed(st) or stance.reported >= t.stance
-    past = stance.past >= t.stance or st.earlier_state
+    # A correction replaces what was just said, whatever past it mentions ("Correction, my
+    # dentist is Dr Mensah, Okafor was the old one").
+    past = (stance.past >= t.stance or st.earlier_state) and not st.corrects
     # A change told as done is no change in progress, whatever the stance head reads into
     # its "from ... to" (the progressive is what marks one under way).
     transition = st.transition or (stance.transition >= t.stance and not st.done_change)

@@ -82,6 +82,13 @@ _VERBISH = re.compile(r"\b(?:am|is|are|was|were|be|been|have|has|had|do|does|did
 _AND_SUBJECT = re.compile(r"and\s+(?:i|we|me)\b", re.I)
 _ELIDED = re.compile(r"(?:but|and|so|because|although|though|while|whereas|plus)\s+"
                      r"(?:still|also)\b", re.I)
+# A clause that holds nothing but a number ("..., so I'm down to 8", "and we're at 12
+# now") names nothing of its own: cut off, "I'm down to 8" is about nothing.
+_BARE_NUMBER_TAIL = re.compile(
+    r"(?:(?:and|but|so|plus)\s+)?(?:i|we|it|that|which)(?:'m|'re|'s|\s+am|\s+are|\s+is|"
+    r"\s+was)?\s+(?:(?:now|only|just|down|up|back|to|at|about|around|roughly|already|"
+    r"finally|still|left\s+with)\s+)*[$€£]?\d[\d,.]*\s*(?:%|k|kg|lbs?)?"
+    r"(?:\s+(?:now|left|total|in\s+total))?\s*[.!?]*$", re.I)
 _FIRST_PERSON_HEAD = re.compile(r"\s*(?:i|we|i'm|we're|i've|we've|i'd|we'd)\b", re.I)
 
 
@@ -137,6 +144,8 @@ def _clauses(piece: Piece) -> list[Piece]:
             # An elided subject is only safe to drop when it is the speaker: "Our cat Biscuit
             # is fourteen and still rules the house" is one fact about the cat.
             continue
+        if _BARE_NUMBER_TAIL.match(tail):
+            continue  # "..., so I'm down to 8": the number counts what the head names
         if _words(head) >= MIN_HEAD_WORDS and _words(tail) >= _least_tail(tail):
             out.append(Piece(head, piece.start + start, piece.start + m.start()))
             start = m.end()
