@@ -209,6 +209,19 @@ def test_a_topic_opening_a_sentence_about_the_users_taste_is_no_person(mem: Memo
     answers(mem, "Do I like opera?", "not my thing")
 
 
+def test_talk_with_no_one_to_report_it_is_no_report(mem: Memory) -> None:
+    # The stance head reads "arguing" as someone else's claim; nobody but the user is in it.
+    acts = say(mem, (at(1), "We're expecting about 120 people at the conference."),
+               (at(3), "After a lot of discussion we capped the conference at 90 people."))
+    assert acts[1] is Action.REVISE
+    answers(mem, "How many people are we expecting at the conference?", "90")
+    # a report with its reporter named is still one
+    acts = say(mem, (at(1), "I live in Leeds."),
+               (at(2), "My cousin keeps saying I moved to York, which is nonsense."))
+    assert acts[1] is not Action.REVISE
+    answers(mem, "Where do I live?", "Leeds")
+
+
 def test_a_correction_of_someone_elses_fact_is_theirs(mem: Memory) -> None:
     acts = say(mem, (at(3), "My brother lives in Boston."),
                (at(3, 2), "Sorry, I meant Boulder, not Boston."))

@@ -563,6 +563,18 @@ def test_a_correction_is_read_off_how_the_message_opens(text: str, corrects: boo
     assert cues.analyse(text).corrects is corrects
 
 
+@pytest.mark.parametrize(("text", "reporter"), [
+    ("After a lot of arguing we cut the guest list down to 60 people.", False),
+    ("We talked it over and I'm keeping the old car.", False),
+    ("My mum keeps telling her friends I'm a manager now.", True),
+    ("According to Jess I'm moving to Sydney.", True),
+    ("Apparently I live in Leeds now.", True),
+    ("They say I'm the best cook in the family.", True),
+])
+def test_a_report_needs_someone_to_report_it(text: str, reporter: bool) -> None:
+    assert cues.names_a_reporter(text) is reporter
+
+
 def test_one_more_of_a_kind_is_read_off_ordinals() -> None:
     assert cues.adds_one_more("We got a second cat, a tabby called Udon.")
     assert cues.adds_one_more("My sister just had a third baby.")

@@ -57,6 +57,7 @@ from stateledger.core.cues import (
     PRONOUN_SUBJECTS,
     adds_one_more,
     attitude,
+    names_a_reporter,
     names_subject,
     numbers_in,
     presupposes_change,
@@ -323,7 +324,8 @@ def decide_open_world(st: Statement, stance: Stance, candidates: Sequence[Candid
     # A changed value given inside a noun phrase is asserted, whatever the clause around it
     # plans or worries about (``cues.presupposes_change``).
     hedged = stance.hedged >= t.stance and not presupposes_change(st.text)
-    reported = st.reported or _relayed(st) or stance.reported >= t.stance
+    reported = st.reported or _relayed(st) or (stance.reported >= t.stance
+                                               and names_a_reporter(st.text))
     # A correction replaces what was just said, whatever past it mentions ("Correction, my
     # dentist is Dr Mensah, Okafor was the old one").
     past = (stance.past >= t.stance or st.earlier_state) and not st.corrects
