@@ -226,9 +226,10 @@ def checked_relation(st: Statement, c: Candidate) -> tuple[float, ...]:
     return tuple(out)
 
 
+# Hand-written word lists: what a correction says besides its value, and the words beside
+# a liking that say when or how strongly, not what is liked.
 _CORRECTION_WORDS = frozenset("""oops whoops bad correction typo scratch misspoke wrong wait
 sorry meant mean earlier""".split())
-# Words beside a liking that say when or how strongly, not what is liked.
 _NOT_THE_OBJECT = frozenset("""days day these anymore actually honestly weirdly surprisingly
 suddenly finally absolutely completely kind sort worst best""".split())
 

@@ -18,7 +18,8 @@ fact must be decided on its own, against its own candidates, so the message is s
    ``although`` / ``while`` before a new subject ("... and the crash rate is down") or an
    elided one carrying on another fact ("I moved to York but still work at the library"),
    keeping each piece at least ``MIN_CLAUSE_WORDS`` words long so a subject is never cut
-   from its predicate ("my sister and I moved" stays whole).
+   from its predicate ("my sister and I moved" stays whole), and never cutting off a clause
+   that holds only a number ("..., so I'm down to 8").
 4. **Bounded pieces.** A piece longer than ``MAX_STATEMENT_CHARS`` is cut at the last space
    before the limit (the embedding model reads ~256 word pieces at most anyway).
 
@@ -83,7 +84,8 @@ _AND_SUBJECT = re.compile(r"and\s+(?:i|we|me)\b", re.I)
 _ELIDED = re.compile(r"(?:but|and|so|because|although|though|while|whereas|plus)\s+"
                      r"(?:still|also)\b", re.I)
 # A clause that holds nothing but a number ("..., so I'm down to 8", "and we're at 12
-# now") names nothing of its own: cut off, "I'm down to 8" is about nothing.
+# now") names nothing of its own: cut off, "I'm down to 8" is about nothing. A hand-written
+# pattern of English (pronoun, copula, particles, a number).
 _BARE_NUMBER_TAIL = re.compile(
     r"(?:(?:and|but|so|plus)\s+)?(?:i|we|it|that|which)(?:'m|'re|'s|\s+am|\s+are|\s+is|"
     r"\s+was)?\s+(?:(?:now|only|just|down|up|back|to|at|about|around|roughly|already|"
