@@ -173,35 +173,33 @@ def test_a_flip_of_liking_is_no_restatement(mem: Memory) -> None:
     answers(mem, "Do I like mushrooms?", "actually like them")
 
 
-def test_an_opposite_liking_in_other_words_updates_it(mem: Memory) -> None:
-    # The relation model reads these as two variables; the shared object and the flipped
-    # liking make them one.
-    acts = say(mem, (at(1), "Board games are the worst, I really can't stand them."),
-               (at(8), "Who knew, I'm really enjoying board games with the new group."))
-    assert acts[-1] is Action.REVISE
-    answers(mem, "Do I like board games?", "enjoying")
-
-
-def test_a_correction_that_names_the_old_value_is_no_restatement(mem: Memory) -> None:
-    acts = say(mem, (at(2), "My dentist is Dr Okafor."),
-               (at(2, 2), "Correction, my dentist is Dr Mensah, Okafor was the old one."))
+# Updates the learned models misread, each caught by a reading of the text: an opposite
+# liking of the same thing (the relation model: another variable), a correction that names
+# the old value (read as a restatement, then as an earlier state), a change told as
+# finished (read as one in progress), a bare name beside the record's "my cousin Ines"
+# (read as someone else).
+@pytest.mark.parametrize(("first", "later", "told", "question", "now", "before"), [
+    ("Board games are the worst, I really can't stand them.",
+     "Who knew, I'm really enjoying board games with the new group.", at(8),
+     "Do I like board games?", "enjoying", None),
+    ("My dentist is Dr Okafor.",
+     "Correction, my dentist is Dr Mensah, Okafor was the old one.", at(1, 2),
+     "Who is my dentist?", "Mensah", None),
+    ("Our docs site is built with Sphinx.",
+     "We finished moving the docs site from Sphinx to MkDocs on Friday.", at(5),
+     "What is our docs site built with?", "MkDocs", None),
+    ("My cousin Ines works as a paramedic in Lyon.",
+     "Ines works as a midwife these days.", at(6),
+     "What does Ines do?", "midwife", ("What did Ines do before?", "paramedic")),
+])
+def test_an_update_a_model_misreads_still_revises(
+        mem: Memory, first: str, later: str, told: str, question: str, now: str,
+        before: tuple[str, str] | None) -> None:
+    acts = say(mem, (at(1), first), (told, later))
     assert acts[1] is Action.REVISE
-    answers(mem, "Who is my dentist?", "Mensah")
-
-
-def test_a_change_told_as_finished_is_no_change_in_progress(mem: Memory) -> None:
-    acts = say(mem, (at(1), "Our docs site is built with Sphinx."),
-               (at(5), "We finished moving the docs site from Sphinx to MkDocs on Friday."))
-    assert acts[1] is Action.REVISE
-    answers(mem, "What is our docs site built with?", "MkDocs")
-
-
-def test_a_bare_name_is_the_person_its_record_names_with_a_role(mem: Memory) -> None:
-    acts = say(mem, (at(1), "My cousin Ines works as a paramedic in Lyon."),
-               (at(6), "Ines works as a midwife these days."))
-    assert acts[1] is Action.REVISE
-    answers(mem, "What does Ines do?", "midwife", absent=["paramedic"])
-    answers(mem, "What did Ines do before?", "paramedic")
+    answers(mem, question, now, absent=[before[1]] if before else [])
+    if before is not None:
+        answers(mem, *before)
 
 
 def test_a_topic_opening_a_sentence_about_the_users_taste_is_no_person(mem: Memory) -> None:

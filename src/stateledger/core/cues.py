@@ -663,15 +663,19 @@ def with_person_named(text: str, subject: str, as_in: str = "") -> str:
     return text[:start] + name + rest
 
 
+_NAME_OPENING = re.compile(r"(?i:" + _OPENERS + r")(?P<name>" + NAME_WORD + r")\b")
+_MY_ROLE_RX = re.compile(_MY_ROLE)
+
+
 def _with_role_of_name(text: str, subject: str, as_in: str) -> str:
     """``text`` opening with the bare name the record ``as_in`` gives with its role ("Ana is
     a software tester now" beside "My sister Ana works as a nurse") read with the role
     ("My sister Ana is ..."): the relation model reads the bare name beside the role as
     someone else (unrelated 1.0; with the role, update 0.89)."""
-    opening = re.match(r"(?i:" + _OPENERS + r")(?P<name>" + NAME_WORD + r")\b", text)
+    opening = _NAME_OPENING.match(text)
     if opening is None or opening.group("name").lower() != subject.lower():
         return text
-    said = next((m for m in re.finditer(_MY_ROLE, as_in)
+    said = next((m for m in _MY_ROLE_RX.finditer(as_in)
                  if (m.group("rname") or "").lower() == subject.lower()), None)
     if said is None:
         return text

@@ -186,7 +186,7 @@ def checked_relation(st: Statement, c: Candidate) -> tuple[float, ...]:
       Blue") updates it: the mass on ``same`` goes to ``update``;
     - a restatement keeps the record's liking or disliking (``cues.attitude``): "I actually
       like them now" after "I can't stand mushrooms" updates it; the opposite liking of the
-      same thing (``flips_liking``) updates it whatever else the model read;
+      same thing (``likes_the_same_thing``) updates it whatever else the model read;
     - a correction ("Correction, my landlord is Mr Shah, Patel is the neighbour") restates
       nothing when it says something the record does not;
     - one more of a kind ("we got a second cat", ``cues.adds_one_more``) stands beside the
@@ -209,14 +209,14 @@ def checked_relation(st: Statement, c: Candidate) -> tuple[float, ...]:
         # neighbour" after "My landlord is called Mr Patel" (same 0.90) gives a new value.
         out[UPDATE] += out[SAME]
         out[SAME] = 0.0
-    if flips_liking(st.text, c.record.text):
-        # The relation model reads "I'm really enjoying running these days" beside "Running
-        # is the worst, I really can't stand it" as another variable (unrelated 0.99).
-        out[UPDATE] += out[SAME] + out[UNRELATED]
-        out[SAME] = out[UNRELATED] = 0.0
-    elif attitude(st.text) * attitude(c.record.text) < 0:
+    if attitude(st.text) * attitude(c.record.text) < 0:
         out[UPDATE] += out[SAME]
         out[SAME] = 0.0
+        if likes_the_same_thing(st.text, c.record.text):
+            # The relation model reads "I'm really enjoying running these days" beside
+            # "Running is the worst, I really can't stand it" as another variable (0.99).
+            out[UPDATE] += out[UNRELATED]
+            out[UNRELATED] = 0.0
     if adds_one_more(st.text):
         out[COEXIST] += out[UPDATE]
         out[UPDATE] = 0.0
@@ -234,15 +234,12 @@ _NOT_THE_OBJECT = frozenset("""days day these anymore actually honestly weirdly 
 suddenly finally absolutely completely kind sort worst best""".split())
 
 
-def flips_liking(statement: str, record: str) -> bool:
-    """Whether ``statement`` says the opposite liking of ``record`` about the same thing: the
-    attitudes (``cues.attitude``) disagree and what is left of both texts without their
-    attitude words shares a content word ("I'm really enjoying running these days" /
-    "Running is the worst, I really can't stand it")."""
-    if attitude(statement) * attitude(record) >= 0:
-        return False
+def likes_the_same_thing(a: str, b: str) -> bool:
+    """Whether two texts that like or dislike something (``cues.attitude``) are about the
+    same thing: without their attitude words they share a content word ("I'm really
+    enjoying running these days" / "Running is the worst, I really can't stand it")."""
     objects = [content_keys(without_attitude_words(t), drop=_NOT_THE_OBJECT)
-               for t in (statement, record)]
+               for t in (a, b)]
     return bool(objects[0] & objects[1])
 
 
