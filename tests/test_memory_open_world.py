@@ -543,3 +543,20 @@ def test_a_plan_around_a_changed_value_still_states_the_value(mem: Memory) -> No
                        "gym budget of $60."))
     assert acts == [Action.APPEND, Action.REVISE]
     answers(mem, "What is my monthly gym budget?", "60", absent=["$40"])
+
+
+def test_a_message_that_updates_two_facts_of_one_record_keeps_both_new_values(mem: Memory
+                                                                              ) -> None:
+    # The first statement of the message retires the training plan ("... flaring up at
+    # 30 km"); the next ones each update another of its facts. Both new values are live
+    # states that took over from the plan, not facts filed beside it with no history.
+    say(mem, (at(1), "I'm training for a half marathon and running 30 km a week, four days "
+                     "a week."),
+        (at(2), "My shins kept flaring up at 30 km, so I've cut back to 20 km a week and I'm "
+                "running three days a week now."))
+    plan = next(r for r in mem.records("alice", ledger=Ledger.HISTORY) if "four days" in r.text)
+    taken_over = {r.id: r.text for r in mem.records("alice") if plan.id in r.linked(
+        LinkType.SUPERSEDES)}
+    assert any("20 km" in t for t in taken_over.values()), taken_over
+    assert any("three days" in t for t in taken_over.values()), taken_over
+    answers(mem, "How many days a week do I run?", "three days", absent=["four"])

@@ -9,6 +9,7 @@ from __future__ import annotations
 import time
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -286,8 +287,12 @@ class Memory:
             statement = replace(
                 self.analyse(piece.text, uid, when + timedelta(microseconds=i), src, who),
                 embedding=vector)
-            candidates = [replace(c, same_message=c.record.id in written) for c in
-                          self._candidates(uid, statement, vector, overlay)]
+            retired = {r.id for r in overlay.values() if r.id not in written
+                       and r.status is Status.SUPERSEDED
+                       and set(r.linked(LinkType.SUPERSEDED_BY)) & written}
+            candidates = [replace(c, same_message=c.record.id in written,
+                                  retired_in_message=c.record.id in retired)
+                          for c in self._candidates(uid, statement, vector, overlay, retired)]
             state = {c.record.id: c.record for c in candidates}
             decision = self._confirm_against_live(
                 decide_one_live(self.policy, statement, candidates), state, overlay)
@@ -341,13 +346,14 @@ class Memory:
         return analyse_statement(text, user_id, at, source, speaker)
 
     def _candidates(self, user_id: str, st: Statement, vector: np.ndarray,
-                    overlay: dict[str, Record] | None = None) -> list[Candidate]:
+                    overlay: dict[str, Record] | None = None,
+                    retired: AbstractSet[str] = frozenset()) -> list[Candidate]:
         """Top-N similar records of this user from accepted + pending, the records on the same
         (subject, slot), and the records linked to them. Never a scan of the whole bank.
 
         ``overlay`` holds records written or changed by earlier statements of the same
         message, not committed yet: they replace their stored versions and are candidates
-        themselves.
+        themselves, as are those of them the message retired (``retired``).
         """
         overlay = overlay or {}
         hits = self.store.search_vector(user_id, vector, self._n_candidates, CANDIDATE_LEDGERS)
@@ -358,7 +364,7 @@ class Memory:
                 for r in self.store.slot_records(user_id, st.subject, st.slot, CANDIDATE_LEDGERS)
             ]
         ids += [r.id for r in overlay.values()
-                if r.user_id == user_id and r.ledger in CANDIDATE_LEDGERS]
+                if r.user_id == user_id and (r.ledger in CANDIDATE_LEDGERS or r.id in retired)]
         records = self._fetch(dict.fromkeys(ids), overlay)
         linked = {lid for r in records for lid in r.linked()} - {r.id for r in records}
         records += self._fetch(sorted(linked), overlay)

@@ -115,6 +115,24 @@ def test_revise_retires_the_target_for_every_relation(relation: Relation) -> Non
     assert out["new"].status is Status.ACTIVE
 
 
+def test_append_that_supersedes_takes_over_part_of_a_retired_state() -> None:
+    # A record of several facts that two statements of one message updated: the second
+    # links to it as superseding it too; the first successor and the record stay put.
+    old = rec("old", status=Status.SUPERSEDED).with_changes(
+        valid_to=T0 + timedelta(days=10), links=(Link("old", "first", LinkType.SUPERSEDED_BY),))
+    first = rec("first", value="Austin", days=10).with_changes(
+        links=(Link("first", "old", LinkType.SUPERSEDES),))
+    out = run(Decision(Action.APPEND, Relation.SUPERSEDE, "old"), old, first)
+    assert out["new"].status is Status.ACTIVE and out["new"].ledger is Ledger.ACCEPTED
+    assert ("old", LinkType.SUPERSEDES) in links(out["new"])
+    assert links(out["old"]) == {("first", LinkType.SUPERSEDED_BY),
+                                 ("new", LinkType.SUPERSEDED_BY)}
+    assert out["old"].valid_to == old.valid_to and out["first"].status is Status.ACTIVE
+    # Only a superseded state: a rejected claim is no state anyone took over.
+    with pytest.raises(ExecutionError, match="needs a live target"):
+        run(Decision(Action.APPEND, Relation.SUPERSEDE, "old"), rec("old", status=Status.REJECTED))
+
+
 def test_reject_conflict_goes_to_history_and_target_stays() -> None:
     out = run(Decision(Action.REJECT_CONFLICT, target_id="old"), rec("old"))
     assert out["new"].status is Status.REJECTED and out["new"].ledger is Ledger.HISTORY

@@ -310,6 +310,45 @@ def test_facts_of_one_message_stand_side_by_side_unless_the_earlier_retired_a_st
     assert decided.action is Action.REVISE and decided.target_id == "g"
 
 
+def test_a_later_statement_takes_over_another_part_of_a_state_the_message_retired() -> None:
+    # "I run 30 km a week, four days a week" was retired by the message's first statement
+    # ("My shins kept flaring up at 30 km"); its next statement updates the other fact.
+    plan = record("p", "I'm running 30 km a week, four days a week", status=Status.SUPERSEDED,
+                  valid_to=T0 + timedelta(days=30), links=(Link("p", "s", LinkType.SUPERSEDED_BY),))
+    shins = record("s", "My shins kept flaring up at 30 km", at=T0 + timedelta(days=30),
+                   links=(Link("s", "p", LinkType.SUPERSEDES),))
+    days = statement("I'm running three days a week now",
+                     at=T0 + timedelta(days=30, microseconds=1))
+    retired = replace(cand(plan, "update"), retired_in_message=True)
+    beside = replace(cand(shins, "unrelated"), same_message=True)
+    decided = decide_open_world(days, FACT, [retired, beside])
+    assert (decided.action, decided.relation, decided.target_id) == (
+        Action.APPEND, Relation.SUPERSEDE, "p")
+    bank = {"p": plan, "s": shins}
+    after = apply_diff(bank, execute(decided, record("n", days.text, at=days.at), bank))
+    assert after["n"].status is Status.ACTIVE and after["s"].status is Status.ACTIVE
+    assert set(after["p"].linked(LinkType.SUPERSEDED_BY)) == {"s", "n"}
+    # A live record the statement updates comes first: the chain stays one line.
+    updated = replace(cand(shins, "update"), same_message=True)
+    assert decide_open_world(days, FACT, [retired, updated]).target_id == "s"
+    # Only a plain update or ending: a hedged one, a restatement or a second value of the
+    # retired record decides as if it were not there.
+    assert decide_open_world(days, Stance(fact=0.95, hedged=0.9), [retired, beside]
+                             ).target_id is None
+    # The statement must name the part it changes: another variable's update, however
+    # the pair reads, is no part of the retired record.
+    api = statement("The API moved from Heroku to Render", at=days.at)
+    assert decide_open_world(api, FACT, [retired, beside]).target_id is None
+    # A retired record is never the live state a confirmed claim replaces.
+    claim = record("c", "Sam says I only run three days a week", status=Status.PENDING)
+    confirmed = decide_open_world(days, FACT, [retired, cand(claim, "same"), beside])
+    assert (confirmed.target_id, confirmed.resolves_id) == (None, "c")
+    for other in ("same", "coexist", "unrelated"):
+        kept = replace(cand(plan, other), retired_in_message=True)
+        assert decide_open_world(days, FACT, [kept, beside]).action is Action.APPEND
+        assert decide_open_world(days, FACT, [kept, beside]).target_id is None, other
+
+
 def test_a_new_number_the_pair_reads_as_an_update_is_a_fact_whatever_the_stance() -> None:
     # The stance head reads one text alone and can miss a loosely told number ("got it
     # down to two cups"); the pair with the record it changes reads it plainly.

@@ -17,6 +17,9 @@ Semantics (TARL table 1, plus A-TMA relation kinds):
 Relation kinds on accepted writes: ``transition`` makes the new record a transition record
 linked evolves_from/evolves_to with its target; ``coexist`` and ``scoped_exception`` keep the
 target active and link the two; ``supersede`` (implied by revise) links supersedes/superseded_by.
+An append with ``supersede`` takes over part of a state another record already superseded
+(a record of several facts, updated by two statements of one message): the new record is
+active, linked as superseding the target too, and the target stays where it is.
 
 Backfill (append with relation ``backfill``): a statement about an *earlier* state of a fact
 goes straight to history as ``superseded``. With a target (a state of the same fact that
@@ -97,10 +100,12 @@ def execute(decision: Decision, candidate: Record, state: Mapping[str, Record]) 
         action is Action.REJECT_CONFLICT and resolves is not None
     ):
         raise ExecutionError(f"action {action.value} needs a target record")
+    takes_over = (action is Action.APPEND and decision.relation is Relation.SUPERSEDE
+                  and target is not None and target.status is Status.SUPERSEDED)
     if target is not None and action is not Action.NOOP and target.status not in (
         Status.ACTIVE,
         Status.TRANSITION,
-    ) and decision.relation is not Relation.BACKFILL:
+    ) and decision.relation is not Relation.BACKFILL and not takes_over:
         raise ExecutionError(
             f"action {action.value} needs a live target; {target.id} is {target.status.value}"
         )
@@ -148,6 +153,9 @@ def execute(decision: Decision, candidate: Record, state: Mapping[str, Record]) 
     if action is Action.REVISE:
         assert target is not None
         updates.append(_change(target, Status.SUPERSEDED, new.valid_from))
+        links.append(Link(new.id, target.id, LinkType.SUPERSEDES))
+    if takes_over:
+        assert target is not None
         links.append(Link(new.id, target.id, LinkType.SUPERSEDES))
     if resolves is not None:
         # Confirmation: the new record carries the state; the pending claim retires into

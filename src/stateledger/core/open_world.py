@@ -18,7 +18,10 @@ so. The rules, first match wins:
    (``may_share_state``: the same subject, or a text that names the other's) and are
    related (``1 - p(unrelated)`` at least ``related_min``), the target is the one with the
    best ``p(related) * (0.5 + similarity)``: the relation model decides, similarity breaks
-   near-ties.
+   near-ties. When no live record is related, a record an earlier statement of the same
+   message retired counts if the statement updates or ends it and shares a content word
+   with it: the statement takes over another part of its state (**append** linked as
+   superseding it).
 3. A pending claim as the target: a restatement of its value confirms it (**revise** the
    live state of that variable, found among the candidates, else **append**); an ending
    ("I turned the offer down") denies it (**reject_conflict**). A hedged or reported
@@ -292,6 +295,28 @@ def _within_message(c: Candidate, corrects: bool) -> Candidate:
     return replace(c, relation=tuple(out))
 
 
+def _may_take_over_part(st: Statement, c: Candidate) -> bool:
+    """Whether ``st`` may update part of a record an earlier statement of its message
+    retired: the relation model reads an update or ending, and the statement names the
+    part it changes (a content word of the record's): "the API moved from Heroku to
+    Render" changes nothing of "Our app's frontend is built with React", however the
+    pair reads."""
+    return (c.retired_in_message and c.relation is not None and _kind(c) in (UPDATE, END)
+            and bool(content_keys(st.text) & content_keys(c.record.text)))
+
+
+def _takes_over_part(revision: Decision, retired: Candidate) -> Decision:
+    """A record an earlier statement of the same message retired can hold several facts
+    ("For my thesis I write 500 words a day, five days a week", retired by "I kept burning
+    out at 500 a day"): a later statement that updates or ends it ("so I've lowered my
+    daily target to 300 words") takes over another part of its state. It is appended live
+    and linked as superseding it too (the executor's append that supersedes), not filed
+    beside it unlinked, and the statement before it stays live: it replaced another part."""
+    return replace(revision, action=Action.APPEND,
+                   reason=f"takes over part of '{retired.record.text[:60]}', which an "
+                          "earlier statement of the same message retired")
+
+
 def _sure(kind: int) -> tuple[float, ...]:
     rest = (1.0 - SLOT_SURE) / (len(RELATIONS) - 1)
     return tuple(SLOT_SURE if i == kind else rest for i in range(len(RELATIONS)))
@@ -335,7 +360,8 @@ def decide_open_world(st: Statement, stance: Stance, candidates: Sequence[Candid
     related = sorted(
         ((1.0 - c.relation[UNRELATED], c) for c in candidates
          if c.relation is not None and may_share_state(st, c.record)
-         and (c.record.status in LIVE or c.record.status is Status.PENDING)),
+         and (c.record.status in LIVE or c.record.status is Status.PENDING
+              or _may_take_over_part(st, c))),
         # Between records the model finds about equally related, the more similar one is
         # the likelier target ("ended up going with the Subaru" vs "I'm with Priyanka now").
         # A statement with no scope of its own replaces the main state, not the exception
@@ -353,9 +379,17 @@ def decide_open_world(st: Statement, stance: Stance, candidates: Sequence[Candid
             decided = _resolve_pending(st, c, live, every_live, r_new, p)
             if decided is not None:
                 return decided
-    if live:
-        return _against_live(st, live[0], r_new, hedged=hedged, reported=reported, past=past,
-                             transition=transition, limits=t)
+    # A retired record comes after every live one: a live record the statement updates is
+    # the state it replaces (the one that retired it, "I moved out of Boston" before "I
+    # live in Denver now", keeps its chain one line).
+    for c in [*live, *(c for _, c in related if c.retired_in_message)]:
+        decided = _against_live(st, c, r_new, hedged=hedged, reported=reported, past=past,
+                                transition=transition, limits=t)
+        if not c.retired_in_message:
+            return decided
+        if decided.action is Action.REVISE:
+            return _takes_over_part(decided, c)
+        # Any other reading of a retired record decides as if it were not there.
     if past:
         return Decision(Action.APPEND, Relation.BACKFILL, rho=r_new,
                         reason="a past state with no known successor: filed in history")

@@ -66,6 +66,9 @@ class Candidate:
     relation: tuple[float, ...] | None = None
     # Written by an earlier statement of the message being decided (not committed yet).
     same_message: bool = False
+    # Retired by an earlier statement of the message being decided: a record of several
+    # facts that statement superseded, which a later one may update too.
+    retired_in_message: bool = False
 
 
 @runtime_checkable

@@ -54,11 +54,13 @@ class OpenWorldPolicy:
         return _stance(self.model.stances([without_day_words(st.text)])[0])
 
     def pool(self, st: Statement, candidates: Sequence[Candidate]) -> list[Candidate]:
-        """The candidates worth asking about: live or pending, possibly the same person's
+        """The candidates worth asking about: live or pending (or retired by an earlier
+        statement of the same message, ``core.open_world``), possibly the same person's
         state (``core.open_world.may_share_state``), similar enough, the ``max_pairs`` most
         similar; pairs the slot table reads (``slot_relation``) are not asked about."""
         pool = [c for c in candidates if c.similarity >= self.min_similarity
-                and (c.record.status in LIVE or c.record.status is Status.PENDING)
+                and (c.record.status in LIVE or c.record.status is Status.PENDING
+                     or c.retired_in_message)
                 and may_share_state(st, c.record) and slot_relation(st, c.record) is None]
         return sorted(pool, key=lambda c: -c.similarity)[: self.max_pairs]
 
