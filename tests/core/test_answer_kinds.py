@@ -339,6 +339,60 @@ def test_the_chain_goes_past_the_anchors_neighbours_only_through_relevant_states
     assert [e.record.id for e in whole.used] == ["d"]
 
 
+def test_successors_that_took_over_other_parts_of_a_state_do_not_answer() -> None:
+    # One message updated two facts of one record: both statements supersede it. Asked
+    # about one fact, the successor that states it answers, not its newer sibling that
+    # took over the other fact, however sure the relation model is that each follows.
+    plan = rec("p", "I'm running 30 km a week, four days a week", status=Status.SUPERSEDED,
+               valid_to=T0 + timedelta(days=5),
+               links=(Link("p", "k", LinkType.SUPERSEDED_BY),
+                      Link("p", "d", LinkType.SUPERSEDED_BY)))
+    km = rec("k", "I've cut back to 20 km a week", day=5,
+             links=(Link("k", "p", LinkType.SUPERSEDES),))
+    days = rec("d", "I'm only running three days a week now", day=5,
+               valid_from=T0 + timedelta(days=5, microseconds=1),
+               links=(Link("d", "p", LinkType.SUPERSEDES),))
+    pool = ev(plan, km, days)
+
+    def sure(pairs: Sequence[tuple[Evidence, Evidence]]) -> list[bool]:
+        return [True] * len(pairs)
+
+    asked_km = resolve_open("How far do I run each week?", View.CURRENT, pool,
+                            relevance=[0.95, 0.9, 0.1], follows=sure)
+    assert [e.record.id for e in asked_km.used] == ["k"]
+    asked_days = resolve_open("How many days a week do I run?", View.CURRENT, pool,
+                              relevance=[0.95, 0.1, 0.9], follows=sure)
+    assert [e.record.id for e in asked_days.used] == ["d"]
+
+
+def test_successors_of_a_state_compete_by_what_their_branch_states() -> None:
+    # "My band plays at the Red Lion and I'm on bass", then one message: "Our drummer
+    # left, so I moved over to drums, and we've swapped the Red Lion for the Crown". The
+    # instrument's branch runs through "Our drummer left" to "drums"; the venue's branch
+    # scores lower for the instrument and goes, though it is the newest state.
+    def state(rid: str, text: str, day: int, after: tuple[str, ...], before: str | None,
+              micro: int = 0) -> Record:
+        out = tuple(Link(rid, d, LinkType.SUPERSEDED_BY) for d in after)
+        back = (Link(rid, before, LinkType.SUPERSEDES),) if before else ()
+        return rec(rid, text, status=Status.SUPERSEDED if after else Status.ACTIVE,
+                   valid_from=T0 + timedelta(days=day, microseconds=micro),
+                   valid_to=T0 + timedelta(days=day + 1) if after else None, links=out + back)
+
+    band = state("b", "My band plays at the Red Lion and I'm on bass", 0, ("l", "v"), None)
+    left = state("l", "Our drummer left", 1, ("d",), "b")
+    drums = state("d", "so I moved over to drums", 1, (), "l", micro=1)
+    venue = state("v", "we've swapped the Red Lion for the Crown", 1, (), "b", micro=2)
+    pool = ev(band, left, drums, venue)
+
+    def sure(pairs: Sequence[tuple[Evidence, Evidence]]) -> list[bool]:
+        return [True] * len(pairs)
+
+    found = resolve_open("What instrument do I play in the band?", View.CURRENT, pool,
+                         relevance=[0.98, 0.6, 0.94, 0.53], rank=[0.98, 0.6, 0.94, 0.53],
+                         same_variable=lambda a, others: [False] * len(others), follows=sure)
+    assert [e.record.id for e in found.used] == ["d"]
+
+
 def test_a_successor_left_out_by_relevance_counts_only_when_it_surely_follows() -> None:
     # The write path retired the reading goal with a sentence that holds no value of it.
     # Unless the relation model is sure that sentence holds the goal's next state (a

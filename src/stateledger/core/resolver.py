@@ -169,6 +169,9 @@ _STATE_LINKS = (LinkType.SUPERSEDES, LinkType.SUPERSEDED_BY, *EVOLUTION_LINKS,
                 LinkType.VERIFIES, LinkType.VERIFIED_BY)
 
 
+_SUCCESSOR_LINKS = (LinkType.SUPERSEDED_BY, LinkType.EVOLVES_TO)
+
+
 def _chain_ids(top: Evidence, evidence: Sequence[Evidence],
                through: Callable[[Evidence], bool] | None = None) -> set[str]:
     """Ids of the packet records joined to ``top`` by supersede/evolve links (transitively,
@@ -366,8 +369,11 @@ def _focus(kept: Sequence[Evidence], evidence: Sequence[Evidence], relevance: Se
     # wedding's place, though neither names whom the question asks about. Past the anchor's
     # own neighbours the chain goes on only through states that are relevant themselves: a
     # link the write path got wrong (a meeting with one person "updated" by a meeting with
-    # another) must not carry the answer two hops away to a fact nobody asked about.
-    chain = _chain_ids(anchor, evidence, lambda ev: score[id(ev)] >= RELEVANT)
+    # another) must not carry the answer two hops away to a fact nobody asked about. A state
+    # whose successors lead on to a relevant state is walked through: "Our drummer left"
+    # between "I'm on bass" and "so I moved over to drums".
+    branch = _branch_scores(evidence, score)
+    chain = _chain_ids(anchor, evidence, lambda ev: branch[id(ev)] >= RELEVANT)
     linked = [ev for ev in evidence if ev.record.id in chain and ev is not anchor]
     heads: set[int] = set()
     if follows is not None:
@@ -379,6 +385,7 @@ def _focus(kept: Sequence[Evidence], evidence: Sequence[Evidence], relevance: Se
         heads = {id(before) for before, _ in left_out}
         dropped = {id(ev) for _, ev in left_out}
         linked = [ev for ev in linked if id(ev) not in dropped]
+    linked = _without_other_parts(anchor, linked, branch)
     heads |= _cut_off(anchor, linked, evidence, score, at)
     # Beside the chain, only evidence scored about as well as the anchor may be a state of
     # its variable: a fact that merely shares the topic scores lower. Without a relation
@@ -397,6 +404,50 @@ def _focus(kept: Sequence[Evidence], evidence: Sequence[Evidence], relevance: Se
                 and order[id(ev)] >= best - RANK_MARGIN]
     beside = [ev for ev, same in zip(rest, same_variable(anchor, rest), strict=True) if same]
     return [anchor, *linked, *beside], heads
+
+
+def _branch_scores(evidence: Sequence[Evidence], score: Mapping[int, float]) -> dict[int, float]:
+    """For each evidence item (``id``), the best relevance of it and of the states its
+    successor links lead on to."""
+    by_id = {e.record.id: e for e in evidence}
+    best = {id(ev): score[id(ev)] for ev in evidence}
+    for _ in range(len(evidence)):  # a fixed point over the (short) successor chains
+        changed = False
+        for ev in evidence:
+            after = [best[id(by_id[d])] for d in ev.record.linked(*_SUCCESSOR_LINKS)
+                     if d in by_id]
+            if after and max(after) > best[id(ev)]:
+                best[id(ev)] = max(after)
+                changed = True
+        if not changed:
+            break
+    return best
+
+
+def _without_other_parts(anchor: Evidence, linked: Sequence[Evidence],
+                         branch: Mapping[int, float]) -> list[Evidence]:
+    """``linked`` without the successors that took over another part of a state: when a
+    state has several successors in the chain (a record of several facts, "500 words a
+    day, five days a week", updated part by part: "I've lowered my daily target to 300
+    words", "I'm writing six days a week instead"), the ones that state what the question
+    asks, or lead on to a state that does, compete by relevance (``branch``); the others
+    hold the other parts, not the asked variable's next state: they go, with what follows
+    them."""
+    on_chain = {ev.record.id: ev for ev in (anchor, *linked)}
+    other_parts: set[str] = set()
+    for ev in on_chain.values():
+        after = [on_chain[d] for d in ev.record.linked(*_SUCCESSOR_LINKS) if d in on_chain]
+        best = max((branch[id(a)] for a in after), default=0.0)
+        if len(after) > 1 and best >= RELEVANT:
+            other_parts |= {a.record.id for a in after
+                            if branch[id(a)] < best - RELEVANCE_MARGIN}
+    frontier = list(other_parts)
+    while frontier:  # what follows a dropped part is no state of the asked variable either
+        nxt = {d for rid in frontier for d in on_chain[rid].record.linked(*_SUCCESSOR_LINKS)
+               if d in on_chain and d not in other_parts and d != anchor.record.id}
+        other_parts |= nxt
+        frontier = list(nxt)
+    return [ev for ev in linked if ev.record.id not in other_parts]
 
 
 def _cut_off(anchor: Evidence, linked: Sequence[Evidence], evidence: Sequence[Evidence],
