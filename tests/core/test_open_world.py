@@ -219,6 +219,13 @@ def test_two_specific_slots_are_two_variables_whatever_the_model_says() -> None:
     assert slot_relation(replace(st, slot="like"), employer) is None
     assert slot_relation(replace(st, slot=None, value=None), employer) is None
     assert slot_relation(st, replace(employer, slot=None)) is None
+    # Two people's slots are no two variables of one person: Fatima's team may end the
+    # user's team lead, as the model reads the pair.
+    lead = slotted("l", "Our team lead is Fatima", "manager", "Fatima")
+    moved = statement("Fatima moved to the platform team, so Jonas leads our team now",
+                      subject="fatima", slot="team", value="platform")
+    assert slot_relation(moved, lead) is None
+    assert slot_relation(replace(moved, subject="user"), lead) is not None
 
 
 def _read(st: Statement, rec: Record) -> str:

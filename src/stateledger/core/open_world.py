@@ -156,8 +156,8 @@ def slot_relation(st: Statement, record: Record) -> tuple[float, ...] | None:
     the precise feature here, never the gate (a pair with a slot missing on either side is
     the model's to judge):
 
-    - two different slots are two variables, however alike the sentences ("I work as a
-      librarian" does not update "I work at Summit Outfitters");
+    - two different slots of one person are two variables, however alike the sentences ("I
+      work as a librarian" does not update "I work at Summit Outfitters");
     - one slot, one value: a restatement, an ending when the statement negates, denies or
       retracts it, a narrowed scope when it limits it ("I only play the cello on holidays now");
     - one slot, another value: an update of a one-value slot, a value beside the record's
@@ -167,7 +167,9 @@ def slot_relation(st: Statement, record: Record) -> tuple[float, ...] | None:
     if a is None or b is None or WILDCARD in (a, b) or a in GENERIC_SLOTS or b in GENERIC_SLOTS:
         return None
     if a != b:
-        return _sure(UNRELATED)
+        # Slots of two people are not two variables of one person: "Fatima moved to the
+        # platform team" (her team) may end "Our team lead is Fatima" (the user's manager).
+        return _sure(UNRELATED) if same_person(st.subject, record.subject) else None
     if st.value is None or record.value is None:
         return None
     if st.retracts is not None and same_value(st.retracts, record.value):
