@@ -560,3 +560,20 @@ def test_a_message_that_updates_two_facts_of_one_record_keeps_both_new_values(me
     assert any("20 km" in t for t in taken_over.values()), taken_over
     assert any("three days" in t for t in taken_over.values()), taken_over
     answers(mem, "How many days a week do I run?", "three days", absent=["four"])
+
+
+def test_someone_who_leaves_a_role_of_the_users_passes_it_on(mem: Memory) -> None:
+    # "moved to the mobile team" is Rosa's own team; the slot table must not call that a
+    # different variable from the user's team lead and keep Rosa as the lead.
+    acts = say(mem, (at(1), "Our team lead is Rosa."),
+               (at(5), "Rosa moved to the mobile team, so Emeka leads our team now."))
+    assert acts == [Action.APPEND, Action.REVISE]
+    answers(mem, "Who leads our team?", "Emeka")
+    answers(mem, "Who was our team lead before?", "Rosa", absent=["Emeka"])
+
+
+def test_a_yes_no_question_about_a_state_that_ended_is_answered_no(mem: Memory) -> None:
+    say(mem, (at(1), "I play squash every Thursday with my colleague."),
+        (at(3), "I gave up squash after I hurt my knee."))
+    assert mem.answer("Do I play squash?", user_id="alice").value == "No"
+    assert mem.answer("Did I give up squash?", user_id="alice").value == "Yes"

@@ -51,6 +51,11 @@ def test_question_shapes(question: str, shape: str) -> None:
     # yes / no: the polarity of the sentence that matches
     ("Did Omar like the opera?", "Honestly I did not like the opera much.", "No"),
     ("Does Priya play chess?", "I play chess every Sunday with my dad.", "Yes"),
+    # ... where an ending says the state no longer holds, unless the question asks that
+    ("Does Omar smoke?", "Eight months nicotine-free as of this week!", "No"),
+    ("Does Lena still knit?", "I gave up knitting when the arthritis got bad.", "No"),
+    ("Did Lena give up knitting?", "I gave up knitting when the arthritis got bad.", "Yes"),
+    ("Is Omar not drinking anymore?", "I haven't had a drink since March.", "Yes"),
     # anything else: what the statement adds to the question
     ("What did Lena cook for the party?", "For the party I cooked a huge pot of lentil dahl.",
      "huge pot of lentil dahl"),

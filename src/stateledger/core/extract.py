@@ -67,6 +67,10 @@ _WHERE_Q = re.compile(r"^\s*where\b|\b(?:which|what)\s+(?:city|country|town|plac
                       re.I)
 _NEGATION = re.compile(r"\b(?:not|no|never|don't|doesn't|didn't|isn't|wasn't|won't|can't|"
                        r"haven't|hasn't|nor|neither)\b", re.I)
+# Words that say a state stopped: a hand-written reading of English.
+_ENDED = re.compile(r"\b(?:no longer|any ?more|give up|gave up|given up|giving up|quit|quitting|"
+                    r"stop|stopped|stopping|leave|left|cancel(?:l?ed)?|broke up|split up|"
+                    r"passed away|died|[a-z]+-free)\b", re.I)
 _NUMBER = re.compile(
     r"(?:(?:about|around|almost|nearly|over|under|more than|less than|at least|roughly)\s+)?"
     r"(?:[$£€]\s?\d[\d,.]*|\d[\d,.]*%?|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|"
@@ -243,7 +247,11 @@ def extract(question: str, text: str, said_at: date | datetime,
                 words.pop()  # "six years now", "3 marathons for"
             return Extracted(" ".join(words), "count: the number phrase")
     if shape == "yes_no":
-        polarity = "No" if _NEGATION.search(sentence) else "Yes"
+        # An ending answers "no" to whether the state holds ("Do I smoke?" / "Six months
+        # cigarette-free today!") and "yes" to whether it ended ("Did I quit smoking?").
+        said_no = _NEGATION.search(sentence) or _ENDED.search(sentence)
+        asked_no = _NEGATION.search(question) or _ENDED.search(question)
+        polarity = "No" if bool(said_no) != bool(asked_no) else "Yes"
         return Extracted(polarity, "yes/no: the polarity of the best-matching sentence")
     asked = content_keys(question)
     if shape in ("who", "where") or _NAMED_Q.search(question):
