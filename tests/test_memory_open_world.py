@@ -577,3 +577,14 @@ def test_a_yes_no_question_about_a_state_that_ended_is_answered_no(mem: Memory) 
         (at(3), "I gave up squash after I hurt my knee."))
     assert mem.answer("Do I play squash?", user_id="alice").value == "No"
     assert mem.answer("Did I give up squash?", user_id="alice").value == "Yes"
+
+
+def test_a_state_ended_and_replaced_in_one_message_answers_the_replacement(mem: Memory) -> None:
+    # "The lido shut for the winter" ends the swimming state; the clause after it gives the
+    # new value in words of its own ("the indoor pool at the uni").
+    say(mem, (at(1), "I swim at the lido on Sundays."),
+        (at(5), "The lido shut for the winter, so I've been going to the indoor pool at the "
+                "uni instead."))
+    answers(mem, "Where do I swim?", "indoor pool")
+    lido = next(r for r in mem.records("alice", ledger=Ledger.HISTORY) if "Sundays" in r.text)
+    assert len(lido.linked(LinkType.SUPERSEDED_BY)) == 2

@@ -280,6 +280,7 @@ class Memory:
         uid, when, src, who = msg.user_id, msg.at, msg.source, msg.speaker
         overlay: dict[str, Record] = {}  # records this message wrote or changed so far
         written: set[str] = set()  # ... of which these are new
+        ended: set[str] = set()  # ... and these the states it ended with no new value
         changes: list[tuple[Diff, Transaction]] = []
         for i, (piece, vector) in enumerate(zip(pieces, vectors, strict=True)):
             # Statements of one message keep their order in time (a microsecond apart), so a
@@ -291,7 +292,8 @@ class Memory:
                        and r.status is Status.SUPERSEDED
                        and set(r.linked(LinkType.SUPERSEDED_BY)) & written}
             candidates = [replace(c, same_message=c.record.id in written,
-                                  retired_in_message=c.record.id in retired)
+                                  retired_in_message=c.record.id in retired,
+                                  ended_in_message=c.record.id in retired & ended)
                           for c in self._candidates(uid, statement, vector, overlay, retired)]
             state = {c.record.id: c.record for c in candidates}
             decision = self._confirm_against_live(
@@ -305,6 +307,8 @@ class Memory:
             diff, tx = self._plan(decision, record, state, policy=self.policy.name)
             changes.append((diff, tx))
             written |= {r.id for r in diff.inserts}
+            if decision.ends and decision.action is Action.REVISE and decision.target_id:
+                ended.add(decision.target_id)
             touched = {r.id for r in diff.inserts} | {u.record_id for u in diff.updates}
             touched |= {lk.src for lk in diff.links} | {lk.dst for lk in diff.links}
             after = apply_diff(state, diff)

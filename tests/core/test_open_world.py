@@ -346,6 +346,17 @@ def test_a_later_statement_takes_over_another_part_of_a_state_the_message_retire
     # the pair reads, is no part of the retired record.
     api = statement("The API moved from Heroku to Render", at=days.at)
     assert decide_open_world(api, FACT, [retired, beside]).target_id is None
+    # A state the earlier statement ended with no new value ("The lido shut for the
+    # winter") takes its new value from a later statement, whatever words it uses.
+    lido = record("l", "I swim at the lido on Sundays", status=Status.SUPERSEDED,
+                  valid_to=T0 + timedelta(days=30), links=(Link("l", "w", LinkType.SUPERSEDED_BY),))
+    pool = statement("I've been going to the indoor pool at the uni instead", at=days.at)
+    ended = replace(cand(lido, "update"), retired_in_message=True, ended_in_message=True)
+    taken = decide_open_world(pool, FACT, [ended])
+    assert (taken.action, taken.target_id) == (Action.APPEND, "l")
+    assert "new value" in taken.reason
+    assert decide_open_world(pool, FACT, [replace(ended, ended_in_message=False)]
+                             ).target_id is None
     # A retired record is never the live state a confirmed claim replaces.
     claim = record("c", "Sam says I only run three days a week", status=Status.PENDING)
     confirmed = decide_open_world(days, FACT, [retired, cand(claim, "same"), beside])

@@ -215,6 +215,7 @@ class Decision:
     confidence: float = 1.0
     reason: str = ""
     value: str | None = None  # the new record's value when the policy computed it (a count)
+    ends: bool = False  # a revise that stops the target's state and gives no new value
 
 
 @dataclass(frozen=True)

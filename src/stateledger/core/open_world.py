@@ -20,8 +20,8 @@ so. The rules, first match wins:
    best ``p(related) * (0.5 + similarity)``: the relation model decides, similarity breaks
    near-ties. When no live record is related, a record an earlier statement of the same
    message retired counts if the statement updates or ends it and shares a content word
-   with it: the statement takes over another part of its state (**append** linked as
-   superseding it).
+   with it (or, when that statement ended it, gives it a new value): the statement takes
+   over another part of its state (**append** linked as superseding it).
 3. A pending claim as the target: a restatement of its value confirms it (**revise** the
    live state of that variable, found among the candidates, else **append**); an ending
    ("I turned the offer down") denies it (**reject_conflict**). A hedged or reported
@@ -302,9 +302,12 @@ def _may_take_over_part(st: Statement, c: Candidate) -> bool:
     retired: the relation model reads an update or ending, and the statement names the
     part it changes (a content word of the record's): "the API moved from Heroku to
     Render" changes nothing of "Our app's frontend is built with React", however the
-    pair reads."""
-    return (c.retired_in_message and c.relation is not None and _kind(c) in (UPDATE, END)
-            and bool(content_keys(st.text) & content_keys(c.record.text)))
+    pair reads. A state the earlier statement ended with no new value ("The kiosk closed
+    down") is one the statement may give the new value of, whatever words it uses ("so
+    I've been going to Bean There instead")."""
+    if not c.retired_in_message or c.relation is None or _kind(c) not in (UPDATE, END):
+        return False
+    return c.ended_in_message or bool(content_keys(st.text) & content_keys(c.record.text))
 
 
 def _takes_over_part(revision: Decision, retired: Candidate) -> Decision:
@@ -313,10 +316,14 @@ def _takes_over_part(revision: Decision, retired: Candidate) -> Decision:
     out at 500 a day"): a later statement that updates or ends it ("so I've lowered my
     daily target to 300 words") takes over another part of its state. It is appended live
     and linked as superseding it too (the executor's append that supersedes), not filed
-    beside it unlinked, and the statement before it stays live: it replaced another part."""
-    return replace(revision, action=Action.APPEND,
-                   reason=f"takes over part of '{retired.record.text[:60]}', which an "
-                          "earlier statement of the same message retired")
+    beside it unlinked, and the statement before it stays live: it replaced another part.
+    So does the new value of a state the earlier statement ended ("The kiosk closed down,
+    so I've been going to Bean There instead"): the ending stays a fact of its own."""
+    what = f"'{retired.record.text[:60]}'"
+    return replace(revision, action=Action.APPEND, reason=(
+        f"gives the new value of {what}, which an earlier statement of the same message "
+        "ended" if retired.ended_in_message else
+        f"takes over part of {what}, which an earlier statement of the same message retired"))
 
 
 def _sure(kind: int) -> tuple[float, ...]:
@@ -508,4 +515,5 @@ def _against_live(st: Statement, c: Candidate, r_new: float, *, hedged: bool, re
         return Decision(Action.APPEND, Relation.TRANSITION, old.id, rho=rho, confidence=p,
                         reason=f"change of {what} in progress; the old state stays live")
     return Decision(Action.REVISE, Relation.SUPERSEDE, old.id, rho=max(rho, 0.05),
-                    confidence=p, reason=f"newer first-hand statement {change} {what}")
+                    confidence=p, reason=f"newer first-hand statement {change} {what}",
+                    ends=ending)

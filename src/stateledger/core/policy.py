@@ -67,8 +67,11 @@ class Candidate:
     # Written by an earlier statement of the message being decided (not committed yet).
     same_message: bool = False
     # Retired by an earlier statement of the message being decided: a record of several
-    # facts that statement superseded, which a later one may update too.
+    # facts that statement superseded, which a later one may update too ...
     retired_in_message: bool = False
+    # ... or a state that statement ended ("The kiosk closed down"), which a later one may
+    # give the replacement of ("so I've been going to Bean There instead").
+    ended_in_message: bool = False
 
 
 @runtime_checkable
