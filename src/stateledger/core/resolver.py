@@ -385,8 +385,7 @@ def _focus(kept: Sequence[Evidence], evidence: Sequence[Evidence], relevance: Se
         heads = {id(before) for before, _ in left_out}
         dropped = {id(ev) for _, ev in left_out}
         linked = [ev for ev in linked if id(ev) not in dropped]
-    linked, held = _without_other_parts(anchor, linked, score, branch)
-    heads |= held
+    linked = _without_other_parts(anchor, linked, branch)
     heads |= _cut_off(anchor, linked, evidence, score, at)
     # Beside the chain, only evidence scored about as well as the anchor may be a state of
     # its variable: a fact that merely shares the topic scores lower. Without a relation
@@ -426,39 +425,29 @@ def _branch_scores(evidence: Sequence[Evidence], score: Mapping[int, float]) -> 
 
 
 def _without_other_parts(anchor: Evidence, linked: Sequence[Evidence],
-                         score: Mapping[int, float], branch: Mapping[int, float]
-                         ) -> tuple[list[Evidence], set[int]]:
+                         branch: Mapping[int, float]) -> list[Evidence]:
     """``linked`` without the successors that took over another part of a state: when a
     state has several successors in the chain (a record of several facts, "500 words a
     day, five days a week", updated part by part: "I've lowered my daily target to 300
     words", "I'm writing six days a week instead"), the ones that state what the question
     asks, or lead on to a state that does, compete by relevance (``branch``); the others
     hold the other parts, not the asked variable's next state: they go, with what follows
-    them. When none of them states it and the state itself does ("What language is the
-    service written in?" after its release date and its hosting changed), the state
-    still holds what is asked: the second value returned, the states (``id``s) that
-    stand as the newest of their variable."""
+    them."""
     on_chain = {ev.record.id: ev for ev in (anchor, *linked)}
     other_parts: set[str] = set()
-    heads: set[int] = set()
     for ev in on_chain.values():
         after = [on_chain[d] for d in ev.record.linked(*_SUCCESSOR_LINKS) if d in on_chain]
-        if len(after) < 2:
-            continue
-        best = max(branch[id(a)] for a in after)
-        if best >= RELEVANT:
+        best = max((branch[id(a)] for a in after), default=0.0)
+        if len(after) > 1 and best >= RELEVANT:
             other_parts |= {a.record.id for a in after
                             if branch[id(a)] < best - RELEVANCE_MARGIN}
-        elif score[id(ev)] >= RELEVANT:
-            other_parts |= {a.record.id for a in after}
-            heads.add(id(ev))
     frontier = list(other_parts)
     while frontier:  # what follows a dropped part is no state of the asked variable either
         nxt = {d for rid in frontier for d in on_chain[rid].record.linked(*_SUCCESSOR_LINKS)
                if d in on_chain and d not in other_parts and d != anchor.record.id}
         other_parts |= nxt
         frontier = list(nxt)
-    return [ev for ev in linked if ev.record.id not in other_parts], heads
+    return [ev for ev in linked if ev.record.id not in other_parts]
 
 
 def _cut_off(anchor: Evidence, linked: Sequence[Evidence], evidence: Sequence[Evidence],
