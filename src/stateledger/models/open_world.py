@@ -5,8 +5,9 @@ For each statement it asks the relation model (``models.relation``) two things: 
 told on, ``cues.without_day_words``) and how it relates to each of the few most similar
 candidate records (the statement read as naming the record's person where it says "he" or
 "she", ``cues.with_person_named``). The decision itself is the pure rule set of
-``core.open_world``. Records in history, and records of someone else
-(``may_share_state``), are never asked about. Both questions go through one batched
+``core.open_world``. Records in history (but those an earlier statement of the same
+message retired), and records of someone else (``may_share_state``), are never asked
+about. Both questions go through one batched
 forward (the statement alone, and at most ``max_pairs`` (record, statement) pairs): on a
 CPU a forward over a few short texts costs about what one costs, since streaming the
 weights dominates.
