@@ -204,7 +204,8 @@ class Decision:
 
     ``target_id`` is the record the decision is grounded on; ``resolves_id`` a pending record
     that this statement confirms (action revise) or denies (action reject_conflict).
-    ``rho`` is the reliability margin r_new - r_old.
+    ``rho`` is the reliability margin r_new - r_old; ``ends``: a revise that stops the
+    target's state and gives no new value ("The kiosk closed down").
     """
 
     action: Action
