@@ -393,6 +393,29 @@ def test_successors_of_a_state_compete_by_what_their_branch_states() -> None:
     assert [e.record.id for e in found.used] == ["d"]
 
 
+def test_when_a_number_changed_is_the_day_of_the_new_number() -> None:
+    # Both states name the rent; the walk back to an earlier state that held the asked
+    # value stops at a state that gives a number its predecessor does not.
+    old = rec("o", "My rent is 950 pounds a month", status=Status.SUPERSEDED,
+              valid_to=T0 + timedelta(days=365), links=(Link("o", "n", LinkType.SUPERSEDED_BY),))
+    new = rec("n", "From this month my rent went up to 1,020 pounds", day=365,
+              links=(Link("n", "o", LinkType.SUPERSEDES),))
+    found = resolve_open("When did my rent go up?", View.TRANSITION, ev(old, new),
+                         relevance=[0.98, 0.99])
+    assert [e.record.id for e in found.used] == ["n"]
+    assert found.text is not None and found.text.startswith("2024-12-31")
+
+
+def test_a_set_question_whose_best_record_is_retired_answers_from_the_live_ones() -> None:
+    both = rec("b", "We pay for Netflix and Disney+", status=Status.SUPERSEDED,
+               valid_to=T0 + timedelta(days=90), links=(Link("b", "c", LinkType.SUPERSEDED_BY),))
+    cancelled = rec("c", "We cancelled Disney+ to save money", day=90,
+                    links=(Link("c", "b", LinkType.SUPERSEDES),))
+    found = resolve_open("Which streaming services do we pay for?", View.CURRENT,
+                         ev(both, cancelled), relevance=[0.99, 0.84], rank=[0.99, 0.6])
+    assert [e.record.id for e in found.used] == ["c"] and found.text
+
+
 def test_a_successor_left_out_by_relevance_counts_only_when_it_surely_follows() -> None:
     # The write path retired the reading goal with a sentence that holds no value of it.
     # Unless the relation model is sure that sentence holds the goal's next state (a

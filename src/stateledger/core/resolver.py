@@ -44,7 +44,7 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from stateledger.core.cues import adds_one_more
+from stateledger.core.cues import adds_one_more, numbers_in
 from stateledger.core.extract import content_keys
 from stateledger.core.labels import EVOLUTION_LINKS, check_at
 from stateledger.core.model import Evidence, Label, LinkType, Status, View
@@ -560,14 +560,17 @@ def _when(question: str, kept: Sequence[Evidence], at: datetime | None) -> Resol
     """The date the asked state began: the newest live state of the asked variable, or an
     earlier state of its chain that already held the asked value ("When did I start
     learning Japanese?" began with "I started learning Japanese today", not with the later
-    "My Japanese is coming along" the write path filed after it)."""
+    "My Japanese is coming along" the write path filed after it). A state whose number
+    differs from its predecessor's began itself, whatever words they share ("When did my
+    rent go up?": "my rent went up to £1,020" after "My rent is £950")."""
     live = [ev for ev in kept if _live(ev, at)]
     pick = max(live or kept, key=lambda ev: ev.record.valid_from)
     value = (content_keys(question) & content_keys(pick.record.text)) - _CHANGE_VERBS
     by_id = {ev.record.id: ev for ev in kept}
     seen = {pick.record.id}
     while value and (before := _predecessor(pick, by_id)) is not None and (
-            before.record.id not in seen and value <= content_keys(before.record.text)):
+            before.record.id not in seen and value <= content_keys(before.record.text)
+            and not _number_changed(before.record.text, pick.record.text)):
         pick = before
         seen.add(pick.record.id)
     day = pick.record.valid_from.date().isoformat()
@@ -575,6 +578,13 @@ def _when(question: str, kept: Sequence[Evidence], at: datetime | None) -> Resol
     # its state began ("I moved here last week") better than the day it was recorded.
     return Resolution(f"{day}: {pick.record.text}", None, (pick,),
                       "when-question: the date the state began")
+
+
+def _number_changed(before: str, after: str) -> bool:
+    """Both texts give a number and ``after`` gives one ``before`` does not ("I'm in the
+    novice eight now" after "I joined a rowing club" changes no number)."""
+    held = numbers_in(before)
+    return bool(held) and bool(numbers_in(after) - held)
 
 
 def _set(question: str, view: View, kept: Sequence[Evidence], about: Sequence[Evidence],
@@ -594,7 +604,10 @@ def _set(question: str, view: View, kept: Sequence[Evidence], about: Sequence[Ev
             about = [ev for ev in about if _past(ev, at)]
     elif not _every_state(question, view):
         about = [ev for ev in about if _live(ev, at) or ev.label is Label.CURRENT] or about
-    best = max(order[id(ev)] for ev in kept)
+    # The best of what may answer: a retired record that ranks first must not put the
+    # live ones out of reach of the margin (an empty answer).
+    allowed = {id(ev) for ev in about}
+    best = max(order[id(ev)] for ev in [ev for ev in kept if id(ev) in allowed] or kept)
     ranked = sorted(about, key=lambda ev: -order[id(ev)])
     close = [ev for ev in ranked[:SET_MAX] if order[id(ev)] >= best - SET_MARGIN]
     # The values the write path filed beside a chosen one ("I also play the banjo" beside
@@ -602,6 +615,9 @@ def _set(question: str, view: View, kept: Sequence[Evidence], about: Sequence[Ev
     beside = {d for ev in close for d in ev.record.linked(*_MEMBER_LINKS)}
     close += [ev for ev in ranked if ev.record.id in beside and ev not in close]
     chosen = tuple(close[:SET_MAX])
+    if not chosen:
+        return Resolution(None, None, (), "set question: no record answers it in the asked "
+                                          "state")
     return Resolution("; ".join(ev.record.text for ev in chosen), None, chosen,
                       f"set question: {len(chosen)} record(s) answer about as well as the best "
                       "or were filed beside one that does")
