@@ -406,6 +406,20 @@ def test_when_a_number_changed_is_the_day_of_the_new_number() -> None:
     assert found.text is not None and found.text.startswith("2024-12-31")
 
 
+def test_when_was_it_originally_is_the_time_of_the_earlier_state() -> None:
+    due = rec("d", "The grant application is due on 30 April", status=Status.SUPERSEDED,
+              valid_to=T0 + timedelta(days=40), links=(Link("d", "x", LinkType.SUPERSEDED_BY),))
+    moved = rec("x", "The funder extended the grant deadline to 21 May", day=40,
+                links=(Link("x", "d", LinkType.SUPERSEDES),))
+    pool = ev(due, moved)
+    earlier = resolve_open("When was the grant application originally due?", View.HISTORICAL,
+                           pool, relevance=[0.97, 0.95])
+    assert [e.record.id for e in earlier.used] == ["d"]
+    now = resolve_open("When is the grant application due?", View.CURRENT, pool,
+                       relevance=[0.97, 0.95])
+    assert [e.record.id for e in now.used] == ["x"]
+
+
 def test_a_set_question_whose_best_record_is_retired_answers_from_the_live_ones() -> None:
     both = rec("b", "We pay for Netflix and Disney+", status=Status.SUPERSEDED,
                valid_to=T0 + timedelta(days=90), links=(Link("b", "c", LinkType.SUPERSEDED_BY),))

@@ -557,12 +557,23 @@ _CHANGE_VERBS = content_keys("start started begin began become became switch swi
 
 
 def _when(question: str, kept: Sequence[Evidence], at: datetime | None) -> Resolution:
-    """The date the asked state began: the newest live state of the asked variable, or an
+    """The date the asked state began: for a question about an earlier state
+    (``profiler.asks_prior_state``) the state that ended last; else the newest live state
+    of the asked variable, or an
     earlier state of its chain that already held the asked value ("When did I start
     learning Japanese?" began with "I started learning Japanese today", not with the later
     "My Japanese is coming along" the write path filed after it). A state whose number
     differs from its predecessor's began itself, whatever words they share ("When did my
     rent go up?": "my rent went up to £1,020" after "My rent is £950")."""
+    ended = [ev for ev in kept if ev.record.status is Status.SUPERSEDED and not _live(ev, at)]
+    if ended and asks_prior_state(profile_query(question)):
+        # "When was the grant application originally due?": the time an earlier state
+        # gives, not the day the live one began.
+        earlier = max(ended, key=lambda ev: (ev.record.valid_to or ev.record.valid_from,
+                                              ev.record.valid_from))
+        return Resolution(f"{earlier.record.valid_from.date().isoformat()}: "
+                          f"{earlier.record.text}", None, (earlier,),
+                          "when-question about an earlier state: the state that ended last")
     live = [ev for ev in kept if _live(ev, at)]
     pick = max(live or kept, key=lambda ev: ev.record.valid_from)
     value = (content_keys(question) & content_keys(pick.record.text)) - _CHANGE_VERBS
