@@ -56,6 +56,17 @@ def ev(*records: Record) -> list[Evidence]:
     return [Evidence(r, label_for(r), 1.0) for r in records]
 
 
+def superseded_by(old: Record, *after: Record) -> tuple[Record, ...]:
+    """``old`` retired by each record of ``after`` (several when each took over a part of
+    it), the links both ways; ``after`` keeps its own links and status."""
+    retired = old.with_changes(
+        status=Status.SUPERSEDED, ledger=LEDGER_OF_STATUS[Status.SUPERSEDED],
+        valid_to=min(a.valid_from for a in after),
+        links=(*old.links, *(Link(old.id, a.id, LinkType.SUPERSEDED_BY) for a in after)))
+    return (retired, *(a.with_changes(links=(*a.links, Link(a.id, old.id, LinkType.SUPERSEDES)))
+                       for a in after))
+
+
 def test_question_subject_roles_names_and_places() -> None:
     assert question_subject("Where does my brother live now?") == "brother"
     assert question_subject("What does Tom do these days?") == "tom"
@@ -343,16 +354,11 @@ def test_successors_that_took_over_other_parts_of_a_state_do_not_answer() -> Non
     # One message updated two facts of one record: both statements supersede it. Asked
     # about one fact, the successor that states it answers, not its newer sibling that
     # took over the other fact, however sure the relation model is that each follows.
-    plan = rec("p", "I'm running 30 km a week, four days a week", status=Status.SUPERSEDED,
-               valid_to=T0 + timedelta(days=5),
-               links=(Link("p", "k", LinkType.SUPERSEDED_BY),
-                      Link("p", "d", LinkType.SUPERSEDED_BY)))
-    km = rec("k", "I've cut back to 20 km a week", day=5,
-             links=(Link("k", "p", LinkType.SUPERSEDES),))
-    days = rec("d", "I'm only running three days a week now", day=5,
-               valid_from=T0 + timedelta(days=5, microseconds=1),
-               links=(Link("d", "p", LinkType.SUPERSEDES),))
-    pool = ev(plan, km, days)
+    pool = ev(*superseded_by(
+        rec("p", "I'm running 30 km a week, four days a week"),
+        rec("k", "I've cut back to 20 km a week", day=5),
+        rec("d", "I'm only running three days a week now",
+            valid_from=T0 + timedelta(days=5, microseconds=1))))
 
     def sure(pairs: Sequence[tuple[Evidence, Evidence]]) -> list[bool]:
         return [True] * len(pairs)
@@ -370,18 +376,13 @@ def test_successors_of_a_state_compete_by_what_their_branch_states() -> None:
     # left, so I moved over to drums, and we've swapped the Red Lion for the Crown". The
     # instrument's branch runs through "Our drummer left" to "drums"; the venue's branch
     # scores lower for the instrument and goes, though it is the newest state.
-    def state(rid: str, text: str, day: int, after: tuple[str, ...], before: str | None,
-              micro: int = 0) -> Record:
-        out = tuple(Link(rid, d, LinkType.SUPERSEDED_BY) for d in after)
-        back = (Link(rid, before, LinkType.SUPERSEDES),) if before else ()
-        return rec(rid, text, status=Status.SUPERSEDED if after else Status.ACTIVE,
-                   valid_from=T0 + timedelta(days=day, microseconds=micro),
-                   valid_to=T0 + timedelta(days=day + 1) if after else None, links=out + back)
+    def said(rid: str, text: str, micro: int) -> Record:
+        return rec(rid, text, valid_from=T0 + timedelta(days=1, microseconds=micro))
 
-    band = state("b", "My band plays at the Red Lion and I'm on bass", 0, ("l", "v"), None)
-    left = state("l", "Our drummer left", 1, ("d",), "b")
-    drums = state("d", "so I moved over to drums", 1, (), "l", micro=1)
-    venue = state("v", "we've swapped the Red Lion for the Crown", 1, (), "b", micro=2)
+    band, left, venue = superseded_by(
+        rec("b", "My band plays at the Red Lion and I'm on bass"),
+        said("l", "Our drummer left", 0), said("v", "we've swapped the Red Lion for the Crown", 2))
+    left, drums = superseded_by(left, said("d", "so I moved over to drums", 1))
     pool = ev(band, left, drums, venue)
 
     def sure(pairs: Sequence[tuple[Evidence, Evidence]]) -> list[bool]:
@@ -396,22 +397,17 @@ def test_successors_of_a_state_compete_by_what_their_branch_states() -> None:
 def test_when_a_number_changed_is_the_day_of_the_new_number() -> None:
     # Both states name the rent; the walk back to an earlier state that held the asked
     # value stops at a state that gives a number its predecessor does not.
-    old = rec("o", "My rent is 950 pounds a month", status=Status.SUPERSEDED,
-              valid_to=T0 + timedelta(days=365), links=(Link("o", "n", LinkType.SUPERSEDED_BY),))
-    new = rec("n", "From this month my rent went up to 1,020 pounds", day=365,
-              links=(Link("n", "o", LinkType.SUPERSEDES),))
-    found = resolve_open("When did my rent go up?", View.TRANSITION, ev(old, new),
+    pool = ev(*superseded_by(rec("o", "My rent is 950 pounds a month"),
+                             rec("n", "From this month my rent went up to 1,020 pounds", day=365)))
+    found = resolve_open("When did my rent go up?", View.TRANSITION, pool,
                          relevance=[0.98, 0.99])
     assert [e.record.id for e in found.used] == ["n"]
     assert found.text is not None and found.text.startswith("2024-12-31")
 
 
 def test_when_was_it_originally_is_the_time_of_the_earlier_state() -> None:
-    due = rec("d", "The grant application is due on 30 April", status=Status.SUPERSEDED,
-              valid_to=T0 + timedelta(days=40), links=(Link("d", "x", LinkType.SUPERSEDED_BY),))
-    moved = rec("x", "The funder extended the grant deadline to 21 May", day=40,
-                links=(Link("x", "d", LinkType.SUPERSEDES),))
-    pool = ev(due, moved)
+    pool = ev(*superseded_by(rec("d", "The grant application is due on 30 April"),
+                             rec("x", "The funder extended the grant deadline to 21 May", day=40)))
     earlier = resolve_open("When was the grant application originally due?", View.HISTORICAL,
                            pool, relevance=[0.97, 0.95])
     assert [e.record.id for e in earlier.used] == ["d"]
@@ -421,12 +417,10 @@ def test_when_was_it_originally_is_the_time_of_the_earlier_state() -> None:
 
 
 def test_a_set_question_whose_best_record_is_retired_answers_from_the_live_ones() -> None:
-    both = rec("b", "We pay for Netflix and Disney+", status=Status.SUPERSEDED,
-               valid_to=T0 + timedelta(days=90), links=(Link("b", "c", LinkType.SUPERSEDED_BY),))
-    cancelled = rec("c", "We cancelled Disney+ to save money", day=90,
-                    links=(Link("c", "b", LinkType.SUPERSEDES),))
-    found = resolve_open("Which streaming services do we pay for?", View.CURRENT,
-                         ev(both, cancelled), relevance=[0.99, 0.84], rank=[0.99, 0.6])
+    pool = ev(*superseded_by(rec("b", "We pay for Netflix and Disney+"),
+                             rec("c", "We cancelled Disney+ to save money", day=90)))
+    found = resolve_open("Which streaming services do we pay for?", View.CURRENT, pool,
+                         relevance=[0.99, 0.84], rank=[0.99, 0.6])
     assert [e.record.id for e in found.used] == ["c"] and found.text
 
 
