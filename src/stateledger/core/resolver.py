@@ -327,7 +327,7 @@ def resolve_open(
             kept += [ev for ev in typed_kept if ev.record.id in beside and ev not in kept
                      and adds_one_more(ev.record.text)]
     if when:
-        return _when(question, kept, at)
+        return _when(question, kept, at, heads)
     if not listing and relevance is not None:
         held = _held_during_asked_period(question, kept, evidence, at)
         if held is not None:
@@ -556,39 +556,37 @@ _CHANGE_VERBS = content_keys("start started begin began become became switch swi
                              "got go went")
 
 
-def _when(question: str, kept: Sequence[Evidence], at: datetime | None) -> Resolution:
-    """The date the asked state began: for a question about an earlier state
-    (``profiler.asks_prior_state``) the state that ended last; else the newest live state
-    of the asked variable, or an
-    earlier state of its chain that already held the asked value ("When did I start
-    learning Japanese?" began with "I started learning Japanese today", not with the later
-    "My Japanese is coming along" the write path filed after it). A state whose number
-    differs from its predecessor's began itself, whatever words they share ("When did my
-    rent go up?": "my rent went up to £1,020" after "My rent is £950")."""
-    ended = [ev for ev in kept if ev.record.status is Status.SUPERSEDED and not _live(ev, at)]
-    if ended and asks_prior_state(profile_query(question)):
-        # "When was the grant application originally due?": the time an earlier state
-        # gives, not the day the live one began.
-        earlier = max(ended, key=lambda ev: (ev.record.valid_to or ev.record.valid_from,
-                                              ev.record.valid_from))
-        return Resolution(f"{earlier.record.valid_from.date().isoformat()}: "
-                          f"{earlier.record.text}", None, (earlier,),
-                          "when-question about an earlier state: the state that ended last")
-    live = [ev for ev in kept if _live(ev, at)]
-    pick = max(live or kept, key=lambda ev: ev.record.valid_from)
-    value = (content_keys(question) & content_keys(pick.record.text)) - _CHANGE_VERBS
-    by_id = {ev.record.id: ev for ev in kept}
-    seen = {pick.record.id}
-    while value and (before := _predecessor(pick, by_id)) is not None and (
-            before.record.id not in seen and value <= content_keys(before.record.text)
-            and not _number_changed(before.record.text, pick.record.text)):
-        pick = before
-        seen.add(pick.record.id)
+def _when(question: str, kept: Sequence[Evidence], at: datetime | None,
+          heads: AbstractSet[int] = frozenset()) -> Resolution:
+    """The date the asked state began: for a question about an earlier state ("When was
+    the grant application originally due?", ``profiler.asks_prior_state``) that state, as
+    a "before" question picks it (``_time_ordered``); else the newest live state of the
+    asked variable, or an earlier state of its chain that already held the asked value
+    ("When did I start learning Japanese?" began with "I started learning Japanese today",
+    not with the later "My Japanese is coming along" the write path filed after it). A
+    state whose number differs from its predecessor's began itself, whatever words they
+    share ("When did my rent go up?": "my rent went up to £1,020" after "My rent is
+    £950")."""
+    earlier = (_time_ordered(question, View.HISTORICAL, kept, at, heads)
+               if asks_prior_state(profile_query(question)) else None)
+    if earlier is not None:
+        pick, why = earlier
+    else:
+        live = [ev for ev in kept if _live(ev, at)]
+        pick = max(live or kept, key=lambda ev: ev.record.valid_from)
+        value = (content_keys(question) & content_keys(pick.record.text)) - _CHANGE_VERBS
+        by_id = {ev.record.id: ev for ev in kept}
+        seen = {pick.record.id}
+        while value and (before := _predecessor(pick, by_id)) is not None and (
+                before.record.id not in seen and value <= content_keys(before.record.text)
+                and not _number_changed(before.record.text, pick.record.text)):
+            pick = before
+            seen.add(pick.record.id)
+        why = "the date the state began"
     day = pick.record.valid_from.date().isoformat()
     # The value is left to the answer step (``core.extract``): the statement may say when
     # its state began ("I moved here last week") better than the day it was recorded.
-    return Resolution(f"{day}: {pick.record.text}", None, (pick,),
-                      "when-question: the date the state began")
+    return Resolution(f"{day}: {pick.record.text}", None, (pick,), f"when-question: {why}")
 
 
 def _number_changed(before: str, after: str) -> bool:
