@@ -291,9 +291,10 @@ class Memory:
             retired = {r.id for r in overlay.values() if r.id not in written
                        and r.status is Status.SUPERSEDED
                        and set(r.linked(LinkType.SUPERSEDED_BY)) & written}
+            ended_here = retired & ended
             candidates = [replace(c, same_message=c.record.id in written,
                                   retired_in_message=c.record.id in retired,
-                                  ended_in_message=c.record.id in retired & ended)
+                                  ended_in_message=c.record.id in ended_here)
                           for c in self._candidates(uid, statement, vector, overlay, retired)]
             state = {c.record.id: c.record for c in candidates}
             decision = self._confirm_against_live(
