@@ -105,3 +105,17 @@ def test_a_newer_state_told_with_more_news_answers_the_current_question(mem: Mem
     ans = mem.answer("How old is Leo?", user_id="ada")
     assert ans.found and ans.text.startswith("Leo turned 10"), ans.text
 
+
+
+def test_a_lead_in_counts_for_a_record_only_where_it_does_not_answer_by_itself() -> None:
+    import numpy as np
+
+    from stateledger.answering import in_context
+
+    alone = np.array([0.9, 0.01, 0.01])
+    framed = np.array([0.95, 0.9, 0.9])
+    context = np.array([0.0, 0.02, 0.8])  # the third lead-in states the answer itself
+    scores = in_context(alone, framed, context)
+    assert scores[0] == 0.95  # a record that names its topic keeps its own reading (or more)
+    assert abs(scores[1] - 0.9 * 0.98) < 1e-9  # a topic-silent record read with its topic
+    assert abs(scores[2] - 0.9 * 0.2) < 1e-9  # ... not credited with what its lead-in says

@@ -19,7 +19,8 @@ def _bank(mem: Memory) -> None:
     mem.add("I live in Portland.", user_id="alice", at="2023-01-03")
     mem.add("I moved to Seattle.", user_id="alice", at="2023-02-14")
     mem.add("My sister says I moved back to Portland.", user_id="alice", at="2023-03-01")
-    mem.add("I have a dog named Rex.", user_id="bob", at="2023-01-05")
+    # Two statements: the second keeps the words before it (Record.context).
+    mem.add("I have a dog named Rex. My cat is called Mo.", user_id="bob", at="2023-01-05")
 
 
 def _everything(mem: Memory) -> tuple[list[dict[str, object]], list[bytes], list[object]]:
@@ -37,8 +38,9 @@ def test_export_restores_exactly(tmp_path: Path, embedder: MiniLMEmbedder) -> No
     assert lines[0]["type"] == "header" and lines[0]["users"] == ["alice", "bob"]
     assert json.loads(json.dumps(lines)) == lines  # plain JSON all the way down
     with Memory(tmp_path / "b.db", embedder=embedder, policy=RulePolicy()) as b:
-        assert b.restore(lines) == {"records": 4, "log": 4}
+        assert b.restore(lines) == {"records": 5, "log": 5}
         assert _everything(b) == original
+        assert [r.context for r in b.records("bob")] == [None, "I have a dog named Rex."]
         assert list(b.export()) == lines
         assert b.check() == []
         # The restored memory works on: search by vector, and new decisions on old states.
@@ -76,7 +78,7 @@ def test_cli_export_and_import(tmp_path: Path, capsys: pytest.CaptureFixture[str
     assert main(["export", "--db", str(src), "--out", str(out)]) == 0
     assert (out.stat().st_mode & 0o777) == 0o600
     assert main(["import", str(out), "--db", str(dst), "--json"]) == 0
-    assert json.loads(capsys.readouterr().out) == {"format": "export", "records": 4, "log": 4}
+    assert json.loads(capsys.readouterr().out) == {"format": "export", "records": 5, "log": 5}
     with Memory(dst, embedder=embedder, create=False) as b:
         assert [r.value for r in b.records("alice", "all")] == ["Portland", "Seattle",
                                                                  "Portland"]

@@ -588,3 +588,18 @@ def test_a_state_ended_and_replaced_in_one_message_answers_the_replacement(mem: 
     answers(mem, "Where do I swim?", "indoor pool")
     lido = next(r for r in mem.records("alice", ledger=Ledger.HISTORY) if "Sundays" in r.text)
     assert len(lido.linked(LinkType.SUPERSEDED_BY)) == 2
+
+
+def test_a_statement_that_leaves_its_topic_to_its_message_is_answered_for_that_topic(
+        mem: Memory) -> None:
+    # "the architect is Priya Shah." names no loft; the words before it in its message do.
+    say(mem, (at(2), "Planning the loft conversion: we've put aside £30,000 and the architect "
+                     "is Priya Shah."),
+        (at(4), "Loft conversion news: the structural survey found problems so we've upped "
+                "the budget to £36,000."))
+    architect = next(r for r in mem.records("alice") if "Priya" in r.text)
+    assert architect.context == "Planning the loft conversion: we've put aside £30,000 and"
+    answers(mem, "Who is the architect for the loft?", "Priya Shah")
+    answers(mem, "What is the budget for the loft conversion?", "36,000", absent=["30,000"])
+    answers(mem, "What was the loft conversion budget before?", "30,000")
+

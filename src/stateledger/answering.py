@@ -6,7 +6,8 @@
    brother"), which records may name ("my brother Callum"), or a name;
 2. how likely each pooled record states what the question asks (a ``Relevance`` model,
    the shipped relation model's relevance head), the slot table weighing in as a precise
-   feature; the question is scored as the person it asks about would put it;
+   feature; the question is scored as the person it asks about would put it, and a
+   record split from a longer message also with the words before it (``in_context``);
 3. the answer order (``core.evidence_rank``) and the state the question asks for, resolved
    among the states of one variable (``core.resolver.resolve_open``), the relation model
    saying which other records hold a state of the anchor's variable;
@@ -43,7 +44,7 @@ from stateledger.core.question import (
 from stateledger.core.resolver import NOT_IN_MEMORY, resolve_open
 
 __all__ = ["BOTH_STATE_IT", "OTHER_SLOT_WEIGHT", "SLOT_MATCH_RELEVANCE", "SURELY_FOLLOWS",
-           "Relevance", "ShippedModels", "answer_from_packet", "default_relevance"]
+           "Relevance", "ShippedModels", "answer_from_packet", "default_relevance", "in_context"]
 
 SLOT_MATCH_RELEVANCE = 0.7  # least relevance of a record of the slot the question asks first
 OTHER_SLOT_WEIGHT = 0.5  # relevance factor of a record of another slot, when the asked one is there
@@ -246,6 +247,14 @@ def _relevance(model: Relevance | None, asked: Sequence[str], question: str,
     for form in dict.fromkeys(asked):
         idx = [i for i, a in enumerate(asked) if a == form]
         scores[idx] = model.relevance(form, [_told(pool[i].record) for i in idx])
+        framed = [i for i in idx if pool[i].record.context]
+        if framed:
+            contexts = [pool[i].record.context or "" for i in framed]
+            scores[framed] = in_context(
+                scores[framed],
+                model.relevance(form, [f"{c} {_told(pool[i].record)}"
+                                       for c, i in zip(contexts, framed, strict=True)]),
+                model.relevance(form, contexts))
     # The slot table as a precise feature, never a gate: a record whose parsed slot is the
     # one the question asks about first ("it takes me 40 minutes to get to work" for "how
     # long is Caroline's commute?") is relevant whatever the model made of the pair. Only
@@ -257,6 +266,23 @@ def _relevance(model: Relevance | None, asked: Sequence[str], question: str,
     found = bool(slots) and any(ev.record.slot == slots[0] for ev in pool)
     return [_slot_weighed(float(x), ev.record, slots, found)
             for x, ev in zip(scores, pool, strict=True)]
+
+
+def in_context(alone: np.ndarray, framed: np.ndarray, context: np.ndarray) -> np.ndarray:
+    """A record's relevance when it was one statement of a longer message: read alone,
+    or read after the words its message said before it, as long as those words do not
+    answer the question themselves.
+
+    Chats say an update once its topic is on the table ("Quick update on the kitchen: the
+    quote came in higher so we've upped the budget to £18,500"); the statement split off
+    ("we've upped the budget to £18,500.") is silent on the scope a question names ("the
+    budget for the kitchen refit"), and the reranker scores such a record near zero. Read
+    after its lead-in, it scores as the message meant it. But the lead-in may state other
+    facts of its own ("the API runs on Go 1.22, we're at 64% test coverage"), and then it
+    is the lead-in, not the record, that the question finds: the framed score counts only
+    as far as the context alone does not answer (``framed * (1 - context)``)."""
+    scores: np.ndarray = np.maximum(alone, framed * (1.0 - context))
+    return scores
 
 
 def _slot_weighed(score: float, record: Record, asked: Sequence[str], found: bool) -> float:

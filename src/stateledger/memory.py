@@ -56,7 +56,7 @@ from stateledger.core.question import (
     asks_all,
 )
 from stateledger.core.scope import Scope
-from stateledger.core.segment import Piece, split_statements
+from stateledger.core.segment import Piece, context_before, split_statements
 from stateledger.core.statement import analyse_statement, owned_by_target, statement_record
 from stateledger.core.validate import TimeInput
 from stateledger.errors import (
@@ -303,6 +303,7 @@ class Memory:
             record = statement_record(owned_by_target(statement, target),
                                       record_id=uuid.uuid4().hex, user_id=uid,
                                       recorded_at=datetime.now(UTC), provenance=msg.provenance,
+                                      context=context_before(msg.text, piece),
                                       embedding=vector, agent_id=msg.agent_id,
                                       run_id=msg.run_id, metadata=msg.metadata)
             diff, tx = self._plan(decision, record, state, policy=self.policy.name)

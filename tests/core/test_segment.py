@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from stateledger.core.segment import MAX_STATEMENT_CHARS, split_statements
+from stateledger.core.segment import MAX_STATEMENT_CHARS, context_before, split_statements
 
 
 def texts(message: str) -> list[str]:
@@ -125,3 +125,15 @@ def test_a_clause_holding_only_a_number_stays_with_what_it_counts() -> None:
     # a clause with a noun of its own is still cut
     assert texts("I moved to York last spring, so I'm closer to my parents now.") == [
         "I moved to York last spring", "I'm closer to my parents now."]
+
+
+def test_a_statement_keeps_the_words_its_message_said_before_it() -> None:
+    message = ("Garden project news: the landscaper quoted more than we hoped, so we've "
+               "raised the spend to $3,100.\n```yaml\nbudget: 3100\n```\nThe patio goes in first.")
+    first, second, third = split_statements(message)
+    assert context_before(message, first) is None  # nothing before the opening statement
+    assert context_before(message, second) == ("Garden project news: the landscaper quoted "
+                                               "more than we hoped, so")
+    # Code between statements is not context, and only the last words are kept.
+    assert "yaml" not in (context_before(message, third) or "")
+    assert context_before(message, third, words=3) == "spend to $3,100."

@@ -130,7 +130,7 @@ def test_a_version_1_database_is_migrated_in_place(tmp_path: Path) -> None:
     conn.execute("DROP INDEX records_user_slot_subject_time")
     conn.execute("CREATE INDEX records_user_slot_subject ON records (user_id, slot, subject)")
     conn.execute("DROP INDEX records_user_scope")
-    for column in ("agent_id", "run_id", "metadata"):
+    for column in ("agent_id", "run_id", "metadata", "context"):
         conn.execute(f"ALTER TABLE records DROP COLUMN {column}")
     conn.execute("PRAGMA user_version = 1")
     conn.commit()
@@ -138,9 +138,9 @@ def test_a_version_1_database_is_migrated_in_place(tmp_path: Path) -> None:
     with SQLiteStore(path, dim=DIM) as s:
         assert s.search_text("alice", "migrations", 1, ALL)[0][0] == "a"
         (old,) = s.get(["a"])
-        assert (old.agent_id, old.run_id, old.metadata) == (None, None, None)
+        assert (old.agent_id, old.run_id, old.metadata, old.context) == (None,) * 4
     conn = sqlite3.connect(path)
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 4
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 5
     indexes = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='index'")}
     assert {"records_user_slot_subject_time", "records_user_scope"} <= indexes
     assert "records_user_slot_subject" not in indexes

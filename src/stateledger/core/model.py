@@ -153,6 +153,10 @@ class Record:
     ledger: Ledger
     links: tuple[Link, ...] = ()
     provenance: str | None = None
+    # What its message said before it, when the record is one statement of a longer message
+    # (``segment.context_before``): the topic its own words may leave out. The answer step
+    # reads a record with it when the record alone does not name what a question asks.
+    context: str | None = None
     # Scopes and metadata a caller attached (``Memory.add``): filters for reads, never part
     # of a decision (a fact about the user holds across agents and sessions).
     agent_id: str | None = None
@@ -192,6 +196,7 @@ class Record:
             "ledger": self.ledger.value,
             "links": [{"type": lk.type.value, "to": lk.dst} for lk in self.links],
             "provenance": self.provenance,
+            "context": self.context,
             "agent_id": self.agent_id,
             "run_id": self.run_id,
             "metadata": None if self.metadata is None else dict(self.metadata),

@@ -23,7 +23,10 @@ fact must be decided on its own, against its own candidates, so the message is s
 4. **Bounded pieces.** A piece longer than ``MAX_STATEMENT_CHARS`` is cut at the last space
    before the limit (the embedding model reads ~256 word pieces at most anyway).
 
-Every statement keeps its character span in the message, so provenance can point back.
+Every statement keeps its character span in the message, so provenance can point back,
+and the words before it (``context_before``): a statement split from a longer message often
+leaves its topic to them ("Quick update on the kitchen: the quote came in higher so we've
+upped the budget to £18,500" -> "we've upped the budget to £18,500.").
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ MIN_CLAUSE_WORDS = 5  # the piece after a joint: "and my two cats" is no clause
 MIN_PRONOUN_CLAUSE_WORDS = 4  # ... unless it opens with a personal pronoun and its verb
 MIN_HEAD_WORDS = 3  # the piece before it: "I work at Google"
 MAX_STATEMENT_CHARS = 1_200
+CONTEXT_WORDS = 30  # what ``context_before`` keeps: about a sentence of lead-in
 
 
 @dataclass(frozen=True)
@@ -211,3 +215,11 @@ def split_statements(message: str) -> list[Piece]:
                         pieces.append(kept)
         offset += len(line) + 1
     return pieces
+
+
+def context_before(message: str, piece: Piece, words: int = CONTEXT_WORDS) -> str | None:
+    """The last ``words`` words of ``message`` before ``piece`` (code left out), or None
+    when the piece opens the message: what a statement's own words may leave to the
+    message around it, its topic above all."""
+    before = _blank_code(message)[: piece.start].split()
+    return " ".join(before[-words:]) if before else None

@@ -65,6 +65,7 @@ def parse_record(line: Mapping[str, Any], where: str) -> Record:
             recorded_at=validate.timestamp(line["recorded_at"]), status=Status(line["status"]),
             ledger=Ledger(line["ledger"]), links=links,
             provenance=_optional(line["provenance"], "provenance"),
+            context=_optional(line.get("context"), "context"),
             agent_id=validate.scope_id(line.get("agent_id"), "agent_id"),
             run_id=validate.scope_id(line.get("run_id"), "run_id"),
             metadata=validate.metadata(line.get("metadata")), embedding=embedding)

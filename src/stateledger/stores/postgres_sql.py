@@ -79,14 +79,19 @@ def _migrate_v2(dim: int) -> list[str]:
     ]
 
 
+def _migrate_v3(dim: int) -> list[str]:
+    """The words of a statement's message before it (Record.context)."""
+    return ["ALTER TABLE {records} ADD COLUMN context text"]
+
+
 MIGRATIONS: tuple[tuple[int, Callable[[int], list[str]]], ...] = (
-    (1, _migrate_v1), (2, _migrate_v2))
+    (1, _migrate_v1), (2, _migrate_v2), (3, _migrate_v3))
 SCHEMA_VERSION = MIGRATIONS[-1][0]
 
 RECORD_FIELDS = (
     "id", "user_id", "text", "subject", "slot", "value", "source", "confidence", "valid_from",
-    "valid_to", "recorded_at", "status", "ledger", "provenance", "agent_id", "run_id",
-    "metadata", "embedding",
+    "valid_to", "recorded_at", "status", "ledger", "provenance", "context", "agent_id",
+    "run_id", "metadata", "embedding",
 )  # fmt: skip
 TX_FIELDS = (
     "id", "user_id", "text", "action", "relation", "record_id", "target_id", "resolved_id",

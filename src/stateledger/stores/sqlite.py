@@ -137,6 +137,11 @@ def _migrate_v4(conn: sqlite3.Connection) -> None:
     conn.execute("CREATE INDEX records_user_scope ON records (user_id, agent_id, run_id)")
 
 
+def _migrate_v5(conn: sqlite3.Connection) -> None:
+    # The words of a statement's message before it (Record.context).
+    conn.execute("ALTER TABLE records ADD COLUMN context TEXT")
+
+
 # Append (version, migration) pairs; never edit a released one. Each runs in the opening
 # transaction together with the ``user_version`` bump, so a crash leaves the old version.
 MIGRATIONS: tuple[tuple[int, Callable[[sqlite3.Connection], None]], ...] = (
@@ -144,6 +149,7 @@ MIGRATIONS: tuple[tuple[int, Callable[[sqlite3.Connection], None]], ...] = (
     (2, _migrate_v2),
     (3, _migrate_v3),
     (4, _migrate_v4),
+    (5, _migrate_v5),
 )
 # A query term in more documents than the threshold is left out of search_text: bm25 must
 # score every row a term matches, and a term that common barely ranks anything (its idf is
@@ -158,7 +164,7 @@ SCHEMA_VERSION = MIGRATIONS[-1][0]
 
 _RECORD_COLUMNS = (
     "id, user_id, text, subject, slot, value, source, confidence, valid_from, valid_to, "
-    "recorded_at, status, ledger, provenance, agent_id, run_id, metadata, embedding"
+    "recorded_at, status, ledger, provenance, context, agent_id, run_id, metadata, embedding"
 )
 _TX_COLUMNS = (
     "id, user_id, text, action, relation, record_id, target_id, resolved_id, rho, confidence, "
