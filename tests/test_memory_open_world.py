@@ -603,3 +603,9 @@ def test_a_statement_that_leaves_its_topic_to_its_message_is_answered_for_that_t
     answers(mem, "What is the budget for the loft conversion?", "36,000", absent=["30,000"])
     answers(mem, "What was the loft conversion budget before?", "30,000")
 
+
+def test_a_correction_after_a_filler_word_corrects_someone_elses_fact(mem: Memory) -> None:
+    # "Actually scratch that" names nobody; it corrects what was just said about the uncle.
+    say(mem, (at(3, 2), "My uncle just retired to Malaga."),
+        (at(3, 2), "Actually scratch that, it's Valencia, not Malaga."))
+    answers(mem, "Where does my uncle live?", "Valencia")

@@ -220,7 +220,7 @@ _DENY = re.compile(
 # statement was about, whoever the "I" of "I meant" is. A hand-written list of English
 # openers; the stance head's "correction" comes only with the pairs it is judged beside.
 _CORRECTS = re.compile(
-    r"^\W*(?:(?:oh|ah|um|uh|hmm|no|nope|wait|so|ok|okay)\b[\s,!.:;-]*)*"
+    r"^\W*(?:(?:oh|ah|um|uh|hmm|no|nope|wait|so|ok|okay|actually)\b[\s,!.:;-]*)*"
     r"(?:oops|whoops|my bad|correction|typo|scratch that|i misspoke|i got (?:that|it) wrong|"
     r"actually,?\s+no|no,?\s+wait|wait,?\s+no|(?:sorry,?\s+)?i\s+meant(?!\s+to\b)|"
     r"sorry(?!\s+(?:to|for|about)\b),?\s+(?:i\s+mean|that's|that was|wrong|not|typo|it's|it is|"
