@@ -137,3 +137,11 @@ def test_a_statement_keeps_the_words_its_message_said_before_it() -> None:
     # Code between statements is not context, and only the last words are kept.
     assert "yaml" not in (context_before(message, third) or "")
     assert context_before(message, third, words=3) == "spend to $3,100."
+
+
+def test_and_before_a_named_subject_with_its_verb_starts_a_clause() -> None:
+    pieces = [p.text for p in split_statements(
+        "We're up to 140 members at the choir, and Harlow & Sons went under last week.")]
+    assert pieces == ["We're up to 140 members at the choir", "Harlow & Sons went under last week."]
+    # A name joined to "I" is one subject, not a new clause.
+    assert len(split_statements("My cousin Ines and I started a podcast last spring.")) == 1

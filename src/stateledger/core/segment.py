@@ -74,7 +74,11 @@ _CLAUSE_JOINT = re.compile(
     # you help me with ...").
     r"|,\s+(?=(?:the|my|our|his|her|their|its)\s+(?:[\w.-]+\s+){0,3}(?:is|are|was|were|has|"
     r"have|had|[a-z]{2,}s)\s+\w)"
-    r"|,?\s+(?=and\s+(?:can|could|would|will)\s+you\b)",
+    r"|,?\s+(?=and\s+(?:can|could|would|will)\s+you\b)"
+    # After a comma, "and" before a named subject with its verb ("..., and Fig & Thistle
+    # went bust").
+    r"|,\s+(?=and\s+(?-i:[A-Z])[\w'-]*(?:\s+(?:&|and)\s+(?-i:[A-Z])[\w'-]*)?\s+(?:is|are|was|"
+    r"were|has|have|had|went|got|[a-z]{2,}ed)\b)",
     re.I,
 )
 
