@@ -609,3 +609,15 @@ def test_a_correction_after_a_filler_word_corrects_someone_elses_fact(mem: Memor
     say(mem, (at(3, 2), "My uncle just retired to Malaga."),
         (at(3, 2), "Actually scratch that, it's Valencia, not Malaga."))
     answers(mem, "Where does my uncle live?", "Valencia")
+
+
+def test_a_yes_no_question_is_answered_no_when_the_model_reads_an_ending(mem: Memory) -> None:
+    # No ending word in "Three months without a single energy drink now": the relation
+    # model reads the pair as an ending. And a yes / no question over a parsed slot value
+    # is still answered yes or no, not with the value.
+    say(mem, (at(1), "I drink two energy drinks a day."),
+        (at(6), "Three months without a single energy drink now."))
+    assert mem.answer("Do I drink energy drinks?", user_id="alice").value == "No"
+    assert mem.answer("Did I give up energy drinks?", user_id="alice").value == "Yes"
+    say(mem, (at(2), "My boyfriend is Kwame."), user="bea")
+    assert mem.answer("Do I have a boyfriend?", user_id="bea").value == "Yes"

@@ -27,9 +27,9 @@ import numpy as np
 from stateledger import keyed
 from stateledger.core.cues import question_slots, same_person, with_person_named
 from stateledger.core.evidence_rank import rank_evidence
-from stateledger.core.extract import answer_value
-from stateledger.core.model import Answer, Evidence, Packet, Record
-from stateledger.core.open_world import COEXIST, UNRELATED
+from stateledger.core.extract import answer_value, question_shape
+from stateledger.core.model import Answer, Evidence, LinkType, Packet, Record
+from stateledger.core.open_world import COEXIST, END, UNRELATED
 from stateledger.core.packet import PREDECESSOR_LINKS
 from stateledger.core.question import (
     by_name,
@@ -147,7 +147,9 @@ def answer_from_packet(question: str, user_id: str, packet: Packet, vector: np.n
                          same_variable=same_variable if scores is not None else None,
                          follows=follows if scores is not None else None,
                          subject=subject, aliases=aliases)
-    short = answer_value(question, found.value, found.used)
+    ended = (model is not None and question_shape(question) == "yes_no"
+             and _ends_its_predecessor(model, pool, found.used))
+    short = answer_value(question, found.value, found.used, ended=ended)
     trace = dict(packet.trace)
     trace["resolver"] = {
         "reason": found.reason,
@@ -224,6 +226,22 @@ def _same_variable(model: Relevance, anchor: Evidence, others: Sequence[Evidence
         return both_sure and int(p.argmax()) != COEXIST
 
     return [same(ev, p) for ev, p in zip(others, probs, strict=True)]
+
+
+def _ends_its_predecessor(model: Relevance, pool: Sequence[Evidence],
+                          used: Sequence[Evidence]) -> bool:
+    """Whether the relation model reads the first evidence as ending the state it
+    superseded ("One year without a single cigarette today." after "I smoke about ten a
+    day"): a yes / no question about that state is then answered "no", whatever words
+    the statement ends it with. Only for a record with its predecessor in the pool."""
+    if not used:
+        return False
+    first = used[0].record
+    before = [ev.record for ev in pool if ev.record.id in first.linked(LinkType.SUPERSEDES)]
+    if not before:
+        return False
+    probs = model.pair_relations([_told(r) for r in before], [_told(first)] * len(before))
+    return bool(max(float(p[END]) for p in probs) >= 0.5)
 
 
 def _follows(model: Relevance, pairs: Sequence[tuple[Evidence, Evidence]]) -> list[bool]:

@@ -223,10 +223,11 @@ _CLOCK = re.compile(r"\b\d{1,2}(?::\d{2})?\s*(?:[ap]\.?m\.?)(?!\w)|\b\d{1,2}:\d{
 
 
 def extract(question: str, text: str, said_at: date | datetime,
-            names: tuple[str, ...] = ()) -> Extracted | None:
+            names: tuple[str, ...] = (), *, ended: bool = False) -> Extracted | None:
     """The short answer to ``question`` in ``text`` (a statement made at ``said_at``);
-    ``names`` are people the answer should not be (the asker, the speaker). None when the
-    text holds no span of the asked shape."""
+    ``names`` are people the answer should not be (the asker, the speaker); ``ended``: the
+    statement is known to end the state it follows (a yes / no question reads it as "no").
+    None when the text holds no span of the asked shape."""
     shape = question_shape(question)
     lower_names = frozenset(n.lower() for n in names if n)
     sentence = best_sentence(question, text)
@@ -249,7 +250,7 @@ def extract(question: str, text: str, said_at: date | datetime,
     if shape == "yes_no":
         # An ending answers "no" to whether the state holds ("Do I smoke?" / "Six months
         # cigarette-free today!") and "yes" to whether it ended ("Did I quit smoking?").
-        said_no = _NEGATION.search(sentence) or _ENDED.search(sentence)
+        said_no = ended or _NEGATION.search(sentence) or _ENDED.search(sentence)
         asked_no = _NEGATION.search(question) or _ENDED.search(question)
         polarity = "No" if bool(said_no) != bool(asked_no) else "Yes"
         return Extracted(polarity, "yes/no: the polarity of the best-matching sentence")
@@ -276,17 +277,21 @@ def extract(question: str, text: str, said_at: date | datetime,
                           "does not say")
 
 
-def answer_value(question: str, value: str | None, used: Sequence[Evidence]) -> Extracted | None:
+def answer_value(question: str, value: str | None, used: Sequence[Evidence], *,
+                 ended: bool = False) -> Extracted | None:
     """``Answer.value`` for a resolved answer: the short answer to ``question`` from the
     evidence it used. A slot value the write path parsed is kept (it is precise), except for
-    a "when" question, which wants the time the statement gives; a list joins the short
-    answers of its items. None when nothing was used."""
+    a "when" question, which wants the time the statement gives, and a yes / no question,
+    which wants "Yes" or "No" ("Do I have a girlfriend?" is not answered "Sophie");
+    ``ended``: the first evidence ends the state before it. A list joins the short answers
+    of its items. None when nothing was used."""
     if not used:
         return None
     shape = question_shape(question)
-    if value is not None and shape != "when":
+    if value is not None and shape not in ("when", "yes_no"):
         return Extracted(value, "the value the write path parsed from the statement")
-    parts = [extract(question, ev.record.text, ev.record.valid_from) for ev in used]
+    parts = [extract(question, ev.record.text, ev.record.valid_from, ended=ended and i == 0)
+             for i, ev in enumerate(used)]
     found = [p for p in parts if p is not None]
     if not found:
         return None
