@@ -55,6 +55,8 @@ def test_question_shapes(question: str, shape: str) -> None:
     ("Does Omar smoke?", "Eight months nicotine-free as of this week!", "No"),
     ("Does Lena still knit?", "I gave up knitting when the arthritis got bad.", "No"),
     ("Did Lena give up knitting?", "I gave up knitting when the arthritis got bad.", "Yes"),
+    ("Does Omar like rock climbing?", "Omar has gone off rock climbing since the fall.", "No"),
+    ("Does Priya hate sushi?", "I honestly can't stand sushi.", "Yes"),
     ("Is Omar not drinking anymore?", "I haven't had a drink since March.", "Yes"),
     # anything else: what the statement adds to the question
     ("What did Lena cook for the party?", "For the party I cooked a huge pot of lentil dahl.",
@@ -89,12 +91,17 @@ def _ev(text: str, value: str | None = None, day: int = 1) -> Evidence:
     return Evidence(rec, Label.CURRENT, 1.0)
 
 
-def test_answer_value_keeps_a_parsed_slot_value_except_for_when() -> None:
+def test_answer_value_keeps_a_parsed_slot_value_except_for_when_and_yes_no() -> None:
     ev = _ev("I live in Porto now.", value="Porto", day=4)
     kept = answer_value("Where do I live?", "Porto", [ev])
     assert kept is not None and kept.value == "Porto"
     when = answer_value("When did I move to Porto?", "Porto", [ev])
     assert when is not None and when.value == "4 March 2024"
+    yes = answer_value("Do I live in Porto?", "Porto", [ev])
+    assert yes is not None and yes.value == "Yes"
+    # The answering record ends the state it superseded (the relation model's reading).
+    ended = answer_value("Do I live in Porto?", "Porto", [ev], ended=True)
+    assert ended is not None and ended.value == "No"
 
 
 def test_answer_value_of_a_list_joins_its_items() -> None:

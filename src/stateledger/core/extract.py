@@ -71,6 +71,11 @@ _NEGATION = re.compile(r"\b(?:not|no|never|don't|doesn't|didn't|isn't|wasn't|won
 _ENDED = re.compile(r"\b(?:no longer|any ?more|give up|gave up|given up|giving up|quit|quitting|"
                     r"stop|stopped|stopping|leave|left|cancel(?:l?ed)?|broke up|split up|"
                     r"passed away|died|[a-z]+-free)\b", re.I)
+# Words that say a liking turned to its opposite ("Do I enjoy running?" / "I've come to hate
+# running"): a hand-written reading of English, like the two above.
+_DISLIKED = re.compile(r"\b(?:hate[sd]?|hating|can't stand|cannot stand|dislike[sd]?|detest|"
+                       r"loathe[sd]?|gone off|went off|not for me|sick of|bores? me|bored of)\b",
+                       re.I)
 _NUMBER = re.compile(
     r"(?:(?:about|around|almost|nearly|over|under|more than|less than|at least|roughly)\s+)?"
     r"(?:[$£€]\s?\d[\d,.]*|\d[\d,.]*%?|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|"
@@ -250,8 +255,10 @@ def extract(question: str, text: str, said_at: date | datetime,
     if shape == "yes_no":
         # An ending answers "no" to whether the state holds ("Do I smoke?" / "Six months
         # cigarette-free today!") and "yes" to whether it ended ("Did I quit smoking?").
-        said_no = ended or _NEGATION.search(sentence) or _ENDED.search(sentence)
-        asked_no = _NEGATION.search(question) or _ENDED.search(question)
+        said_no = (ended or _NEGATION.search(sentence) or _ENDED.search(sentence)
+                   or _DISLIKED.search(sentence))
+        asked_no = (_NEGATION.search(question) or _ENDED.search(question)
+                    or _DISLIKED.search(question))
         polarity = "No" if bool(said_no) != bool(asked_no) else "Yes"
         return Extracted(polarity, "yes/no: the polarity of the best-matching sentence")
     asked = content_keys(question)
