@@ -264,17 +264,17 @@ def _relevance(model: Relevance | None, asked: Sequence[str], question: str,
     scores = np.zeros(len(pool), dtype=np.float32)
     for form in dict.fromkeys(asked):
         idx = [i for i, a in enumerate(asked) if a == form]
+        scores[idx] = model.relevance(form, [_told(pool[i].record) for i in idx])
         framed = [i for i in idx if pool[i].record.context]
-        contexts = [pool[i].record.context or "" for i in framed]
-        # One model call for every reading: each record, each record after its context,
-        # and each context alone.
-        read = model.relevance(form, [_told(pool[i].record) for i in idx]
-                               + [f"{c} {_told(pool[i].record)}"
-                                  for c, i in zip(contexts, framed, strict=True)] + contexts)
-        scores[idx] = read[: len(idx)]
         if framed:
-            n, m = len(idx), len(framed)
-            scores[framed] = in_context(scores[framed], read[n : n + m], read[n + m :])
+            # One call for both readings: each record after its context, each context.
+            # Not batched with the records alone: a batch of longer texts shifts their
+            # bfloat16 scores by a few thousandths, and some sit at the relevance floor.
+            contexts = [pool[i].record.context or "" for i in framed]
+            read = model.relevance(form, [f"{c} {_told(pool[i].record)}" for c, i in
+                                          zip(contexts, framed, strict=True)] + contexts)
+            scores[framed] = in_context(scores[framed], read[: len(framed)],
+                                        read[len(framed):])
     # The slot table as a precise feature, never a gate: a record whose parsed slot is the
     # one the question asks about first ("it takes me 40 minutes to get to work" for "how
     # long is Caroline's commute?") is relevant whatever the model made of the pair. Only
