@@ -276,10 +276,10 @@ def _relevance(model: Relevance | None, asked: Sequence[str], question: str,
     for form in dict.fromkeys(asked):
         idx = [i for i, a in enumerate(asked) if a == form]
         scores[idx] = model.relevance(form, [_told(pool[i].record) for i in idx])
-        # Each record with a context is read after it too (its own call: a batch of
-        # longer texts shifts the bfloat16 scores of the records alone by a few
-        # thousandths, and some sit at the relevance floor); the context alone is read
-        # only where that could raise the score (``in_context``).
+        # The records picked above are read after their context too (a call of its own:
+        # a batch of longer texts shifts the bfloat16 scores of the records alone by a
+        # few thousandths, and some sit at the relevance floor); a context alone is read
+        # only where the framed reading could raise the score (``in_context``).
         framed = [i for i in idx if i in may_frame]
         if framed:
             after = model.relevance(form, [f"{pool[i].record.context} {_told(pool[i].record)}"
