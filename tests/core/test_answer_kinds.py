@@ -655,6 +655,9 @@ def test_a_correction_is_read_off_how_the_message_opens(text: str, corrects: boo
     ("According to Jess I'm moving to Sydney.", True),
     ("Apparently I live in Leeds now.", True),
     ("They say I'm the best cook in the family.", True),
+    # A capital after "in" / "at" / "near" is a place, not someone who told it.
+    ("We found a two-bed flat in Headingley and the rent is 1,050 a month.", False),
+    ("Gemma says we should look at flats near Headingley.", True),
 ])
 def test_a_report_needs_someone_to_report_it(text: str, reporter: bool) -> None:
     assert cues.names_a_reporter(text) is reporter
