@@ -56,7 +56,7 @@ from stateledger.core.question import (
     asks_all,
 )
 from stateledger.core.scope import Scope
-from stateledger.core.segment import Piece, context_before, split_statements
+from stateledger.core.segment import Piece, contexts_before, split_statements
 from stateledger.core.statement import analyse_statement, owned_by_target, statement_record
 from stateledger.core.validate import TimeInput
 from stateledger.errors import (
@@ -282,7 +282,9 @@ class Memory:
         written: set[str] = set()  # ... of which these are new
         ended: set[str] = set()  # ... and these the states it ended with no new value
         changes: list[tuple[Diff, Transaction]] = []
-        for i, (piece, vector) in enumerate(zip(pieces, vectors, strict=True)):
+        contexts = contexts_before(msg.text, pieces)
+        for i, (piece, vector, context) in enumerate(zip(pieces, vectors, contexts,
+                                                         strict=True)):
             # Statements of one message keep their order in time (a microsecond apart), so a
             # later statement that revises an earlier one still comes after it.
             statement = replace(
@@ -303,7 +305,7 @@ class Memory:
             record = statement_record(owned_by_target(statement, target),
                                       record_id=uuid.uuid4().hex, user_id=uid,
                                       recorded_at=datetime.now(UTC), provenance=msg.provenance,
-                                      context=context_before(msg.text, piece),
+                                      context=context,
                                       embedding=vector, agent_id=msg.agent_id,
                                       run_id=msg.run_id, metadata=msg.metadata)
             diff, tx = self._plan(decision, record, state, policy=self.policy.name)

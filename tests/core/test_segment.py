@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from stateledger.core.segment import MAX_STATEMENT_CHARS, context_before, split_statements
+from stateledger.core.segment import MAX_STATEMENT_CHARS, contexts_before, split_statements
 
 
 def texts(message: str) -> list[str]:
@@ -130,13 +130,13 @@ def test_a_clause_holding_only_a_number_stays_with_what_it_counts() -> None:
 def test_a_statement_keeps_the_words_its_message_said_before_it() -> None:
     message = ("Garden project news: the landscaper quoted more than we hoped, so we've "
                "raised the spend to $3,100.\n```yaml\nbudget: 3100\n```\nThe patio goes in first.")
-    first, second, third = split_statements(message)
-    assert context_before(message, first) is None  # nothing before the opening statement
-    assert context_before(message, second) == ("Garden project news: the landscaper quoted "
-                                               "more than we hoped, so")
+    pieces = split_statements(message)
+    first, second, third = contexts_before(message, pieces)
+    assert first is None  # nothing before the opening statement
+    assert second == "Garden project news: the landscaper quoted more than we hoped, so"
     # Code between statements is not context, and only the last words are kept.
-    assert "yaml" not in (context_before(message, third) or "")
-    assert context_before(message, third, words=3) == "spend to $3,100."
+    assert "yaml" not in (third or "")
+    assert contexts_before(message, pieces, words=3)[2] == "spend to $3,100."
 
 
 def test_and_before_a_named_subject_with_its_verb_starts_a_clause() -> None:

@@ -154,7 +154,7 @@ class Record:
     links: tuple[Link, ...] = ()
     provenance: str | None = None
     # What its message said before it, when the record is one statement of a longer message
-    # (``segment.context_before``): the topic its own words may leave out. The answer step
+    # (``segment.contexts_before``): the topic its own words may leave out. The answer step
     # reads a record with it when the record alone does not name what a question asks.
     context: str | None = None
     # Scopes and metadata a caller attached (``Memory.add``): filters for reads, never part

@@ -24,14 +24,16 @@ fact must be decided on its own, against its own candidates, so the message is s
    before the limit (the embedding model reads ~256 word pieces at most anyway).
 
 Every statement keeps its character span in the message, so provenance can point back,
-and the words before it (``context_before``): a statement split from a longer message often
+and the words before it (``contexts_before``): a statement split from a longer message often
 leaves its topic to them ("Quick update on the kitchen: the quote came in higher so we've
 upped the budget to £18,500" -> "we've upped the budget to £18,500.").
 """
 
 from __future__ import annotations
 
+import bisect
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 LONG_SENTENCE_WORDS = 7  # head + tail at their shortest: 3 + 5 words
@@ -39,7 +41,7 @@ MIN_CLAUSE_WORDS = 5  # the piece after a joint: "and my two cats" is no clause
 MIN_PRONOUN_CLAUSE_WORDS = 4  # ... unless it opens with a personal pronoun and its verb
 MIN_HEAD_WORDS = 3  # the piece before it: "I work at Google"
 MAX_STATEMENT_CHARS = 1_200
-CONTEXT_WORDS = 30  # what ``context_before`` keeps: about a sentence of lead-in
+CONTEXT_WORDS = 30  # what ``contexts_before`` keeps: about a sentence of lead-in
 
 
 @dataclass(frozen=True)
@@ -221,9 +223,16 @@ def split_statements(message: str) -> list[Piece]:
     return pieces
 
 
-def context_before(message: str, piece: Piece, words: int = CONTEXT_WORDS) -> str | None:
-    """The last ``words`` words of ``message`` before ``piece`` (code left out), or None
-    when the piece opens the message: what a statement's own words may leave to the
-    message around it, its topic above all."""
-    before = _blank_code(message)[: piece.start].split()
-    return " ".join(before[-words:]) if before else None
+def contexts_before(message: str, pieces: Sequence[Piece], words: int = CONTEXT_WORDS
+                    ) -> list[str | None]:
+    """For each of ``pieces``, the last ``words`` words of ``message`` before it (code left
+    out), or None when the piece opens the message: what a statement's own words may leave
+    to the message around it, its topic above all. The message is read once, however many
+    statements it holds."""
+    spans = [(m.end(), m.group(0)) for m in re.finditer(r"\S+", _blank_code(message))]
+    ends = [end for end, _ in spans]
+    out: list[str | None] = []
+    for piece in pieces:
+        n = bisect.bisect_right(ends, piece.start)  # the words that end before the piece
+        out.append(" ".join(w for _, w in spans[max(0, n - words) : n]) or None)
+    return out
