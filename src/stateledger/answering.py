@@ -280,16 +280,15 @@ def _relevance(model: Relevance | None, asked: Sequence[str], question: str,
         # a batch of longer texts shifts the bfloat16 scores of the records alone by a
         # few thousandths, and some sit at the relevance floor); a context alone is read
         # only where the framed reading could raise the score (``in_context``).
-        framed = [i for i in idx if i in may_frame]
-        if framed:
+        framed = np.array([i for i in idx if i in may_frame], dtype=np.intp)
+        if framed.size:
             after = model.relevance(form, [f"{pool[i].record.context} {_told(pool[i].record)}"
                                            for i in framed])
-            raised = [(i, f) for i, f in zip(framed, after, strict=True) if f > scores[i]]
-            if raised:
-                rows = [i for i, _ in raised]
-                scores[rows] = in_context(
-                    scores[rows], np.array([f for _, f in raised]),
-                    model.relevance(form, [pool[i].record.context or "" for i in rows]))
+            up = after > scores[framed]
+            rows = framed[up]
+            if rows.size:
+                scores[rows] = in_context(scores[rows], after[up], model.relevance(
+                    form, [pool[i].record.context or "" for i in rows]))
     # The slot table as a precise feature, never a gate: a record whose parsed slot is the
     # one the question asks about first ("it takes me 40 minutes to get to work" for "how
     # long is Caroline's commute?") is relevant whatever the model made of the pair. Only
