@@ -58,6 +58,8 @@ def test_question_shapes(question: str, shape: str) -> None:
     ("Does Omar like rock climbing?", "Omar has gone off rock climbing since the fall.", "No"),
     ("Does Priya hate sushi?", "I honestly can't stand sushi.", "Yes"),
     ("Is Omar not drinking anymore?", "I haven't had a drink since March.", "Yes"),
+    ("Does Lena have a rabbit?", "We lost Clover on Sunday, she was nine.", "No"),
+    ("Does Omar still work at the library?", "I resigned from the library in May.", "No"),
     # anything else: what the statement adds to the question
     ("What did Lena cook for the party?", "For the party I cooked a huge pot of lentil dahl.",
      "huge pot of lentil dahl"),

@@ -70,7 +70,9 @@ _NEGATION = re.compile(r"\b(?:not|no|never|don't|doesn't|didn't|isn't|wasn't|won
 # Words that say a state stopped: a hand-written reading of English.
 _ENDED = re.compile(r"\b(?:no longer|any ?more|give up|gave up|given up|giving up|quit|quitting|"
                     r"stop|stopped|stopping|leave|left|cancel(?:l?ed)?|broke up|split up|"
-                    r"passed away|died|[a-z]+-free)\b", re.I)
+                    r"passed away|died|lost|sold|got rid of|put (?:down|to sleep)|resigned|"
+                    r"retired|handed in (?:my|his|her|their|our) notice|"
+                    r"(?:closed|shut) down|[a-z]+-free)\b", re.I)
 # Words that say a liking turned to its opposite ("Do I enjoy running?" / "I've come to hate
 # running"): a hand-written reading of English, like the two above.
 _DISLIKED = re.compile(r"\b(?:hate[sd]?|hating|can't stand|cannot stand|dislike[sd]?|detest|"
