@@ -621,3 +621,47 @@ def test_a_yes_no_question_is_answered_no_when_the_model_reads_an_ending(mem: Me
     assert mem.answer("Did I give up energy drinks?", user_id="alice").value == "Yes"
     say(mem, (at(2), "My boyfriend is Kwame."), user="bea")
     assert mem.answer("Do I have a boyfriend?", user_id="bea").value == "Yes"
+
+
+def test_an_update_with_an_aside_after_it_still_revises(mem: Memory) -> None:
+    # ", closer to my wife's parents" is an aside: read with it, the relation model takes
+    # the statement for another topic; read without it, for the new city.
+    acts = say(mem, (at(1), "I live in Cardiff."),
+               (at(5), "We're in Swansea now, closer to my wife's parents."))
+    assert acts == [Action.APPEND, Action.REVISE]
+    answers(mem, "Where do I live?", "Swansea", absent=["Cardiff"])
+
+
+def test_a_new_filler_of_a_role_takes_over_when_its_old_filler_moved_on(mem: Memory) -> None:
+    # "Ruth went on sabbatical" retired the manager record; "I report to Omar Haddad now"
+    # shares no word with it, but the slot table reads both as the user's manager.
+    say(mem, (at(1), "My line manager is Ruth Adler."),
+        (at(5), "Ruth went on sabbatical so I report to Omar Haddad now."))
+    answers(mem, "Who is my manager?", "Omar")
+    answers(mem, "Who was my manager before Omar?", "Ruth Adler")
+
+
+def test_leaving_a_job_told_in_the_past_ends_it(mem: Memory) -> None:
+    # The resignation names the employer, the job record the role at it: one job, and the
+    # past tense says it is over, not an earlier job.
+    say(mem, (at(1), "I'm a barista at a Pret in Bristol."),
+        (at(5), "Handed in my notice at Pret, my last shift was Sunday."))
+    barista = next(r for r in mem.records("alice", ledger="all") if "barista" in r.text)
+    assert barista.status is Status.SUPERSEDED
+    assert mem.answer("Do I still work at Pret?", user_id="alice").value == "No"
+
+
+def test_a_question_that_names_nobody_is_answered_about_whoever_holds_the_role(
+        mem: Memory) -> None:
+    say(mem, (at(1), "Wedding plans: the venue is booked for August, and my cousin Rory is "
+                     "best man."))
+    answers(mem, "Who is the best man?", "Rory")
+
+
+def test_a_pet_lost_with_a_pronoun_after_it_is_the_users_ending(mem: Memory) -> None:
+    # ", she was nine" is about the rabbit, but the sentence is the user's: "We lost
+    # Clover" ends the state of having her.
+    say(mem, (at(1), "We've got a grey rabbit called Clover."),
+        (at(5), "We lost Clover on Sunday, she was nine."))
+    assert all(r.subject == "user" for r in mem.records("alice", ledger="all"))
+    assert mem.answer("Do we have a rabbit?", user_id="alice").value == "No"

@@ -29,7 +29,7 @@ from stateledger.core.cues import question_slots, same_person, with_person_named
 from stateledger.core.evidence_rank import rank_evidence
 from stateledger.core.extract import answer_value, question_shape
 from stateledger.core.model import Answer, Evidence, LinkType, Packet, Record
-from stateledger.core.open_world import COEXIST, END, UNRELATED
+from stateledger.core.open_world import COEXIST, END, UNRELATED, closest_reading, readings
 from stateledger.core.packet import PREDECESSOR_LINKS
 from stateledger.core.question import (
     by_name,
@@ -257,9 +257,17 @@ def _follows(model: Relevance, pairs: Sequence[tuple[Evidence, Evidence]]) -> li
     restatement): at most ``SURELY_FOLLOWS`` on "unrelated". One model call for all."""
     if not pairs:
         return []
-    probs = model.pair_relations([_told(a.record) for a, _ in pairs],
-                                 [_told(b.record) for _, b in pairs])
-    return [bool(p[UNRELATED] <= SURELY_FOLLOWS) for p in probs]
+    # The newer is read as the write path reads a statement: with and without a trailing
+    # aside (``core.open_world.readings``), the closer reading counting.
+    said = [readings(_told(b.record)) for _, b in pairs]
+    probs = model.pair_relations([_told(a.record) for (a, _), r in zip(pairs, said, strict=True)
+                                  for _ in r], [t for r in said for t in r])
+    out, start = [], 0
+    for r in said:
+        closest = closest_reading(probs[start:start + len(r)].tolist())
+        out.append(closest[UNRELATED] <= SURELY_FOLLOWS)
+        start += len(r)
+    return out
 
 
 def _relevance(model: Relevance | None, asked: Sequence[str], question: str,

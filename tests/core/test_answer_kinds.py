@@ -26,6 +26,7 @@ from stateledger.core.model import (
 )
 from stateledger.core.question import (
     answer_kind,
+    asks_about_anyone,
     asks_all,
     asks_when,
     by_name,
@@ -113,6 +114,12 @@ def test_one_role_said_with_different_words_is_one_person() -> None:
     ("Before that he went to Maple Elementary.", "he"),
     ("These days she works nights.", "she"),
     ("These days I work nights.", "user"),
+    # ... not one after a clause of the user's own: the sentence is the user's.
+    ("We lost Clover on Sunday, she was nine.", "user"),
+    ("Typo earlier: she is 9.", "she"),
+    # "'s" before a past participle is "has": the name opens the sentence as its subject.
+    ("Ewan's retrained as an electrician.", "ewan"),
+    ("Ewan's van broke down.", "user"),
 ])
 def test_whose_fact_a_sentence_states(text: str, subject: str) -> None:
     assert cues.analyse(text).subject == subject
@@ -369,6 +376,40 @@ def test_successors_that_took_over_other_parts_of_a_state_do_not_answer() -> Non
     asked_days = resolve_open("How many days a week do I run?", View.CURRENT, pool,
                               relevance=[0.95, 0.1, 0.9], follows=sure)
     assert [e.record.id for e in asked_days.used] == ["d"]
+
+
+def test_a_successor_that_changed_another_part_of_a_record_does_not_answer() -> None:
+    # "we cancelled Lisbon" retired the whole record; asked about the other part (the
+    # recital), the record still answers, however sure the model is that the pair follows.
+    pool = ev(*superseded_by(rec("r", "Busy month: I played my first piano recital, we "
+                                      "booked Lisbon for May"),
+                             rec("c", "Change of plan, we cancelled Lisbon", day=20)))
+
+    def sure(pairs: Sequence[tuple[Evidence, Evidence]]) -> list[bool]:
+        return [True] * len(pairs)
+
+    asked = resolve_open("Did I play a piano recital?", View.CURRENT, pool,
+                         relevance=[0.95, 0.05], follows=sure)
+    assert [e.record.id for e in asked.used] == ["r"]
+    trip = resolve_open("Are we going to Lisbon?", View.CURRENT, pool,
+                        relevance=[0.95, 0.05], follows=sure)
+    assert [e.record.id for e in trip.used] == ["c"]
+
+
+def test_a_question_that_names_nobody_may_be_answered_about_anyone() -> None:
+    assert asks_about_anyone("Who is the best man?")
+    assert asks_about_anyone("When is the school play?")
+    assert not asks_about_anyone("Who is my best man?")
+    assert not asks_about_anyone("Where does Ana live?")
+    assert not asks_about_anyone("When is our anniversary?")
+    best_man = rec("b", "my cousin Rory is best man", subject="rory")
+    assert [e.record.id for e in resolve_open("Who is the best man?", View.CURRENT,
+                                              ev(best_man), relevance=[0.9]).used] == ["b"]
+    assert not resolve_open("Who is my best man?", View.CURRENT, ev(best_man),
+                            relevance=[0.9]).used
+    # "Who was my manager before Ruth?" asks who filled the user's role, not about Ruth.
+    assert question_subject("Who was my manager before Ruth?") == "user"
+    assert question_subject("Who was my manager before?") == "user"
 
 
 def test_successors_of_a_state_compete_by_what_their_branch_states() -> None:
@@ -696,3 +737,21 @@ def test_a_pronoun_subject_is_named_as_the_record_names_the_person() -> None:
                                   ) == "So my sister Ana is a tester now."
     assert cues.with_person_named("Ana is a tester now.", "ana", "Ana is a nurse.") == (
         "Ana is a tester now.")
+
+
+@pytest.mark.parametrize(("text", "read"), [
+    # A trailing segment with no clause of its own and no value is an aside ...
+    ("I'm in Bath now, closer to the grandkids.", "I'm in Bath now."),
+    ("I'm on four espressos a day, which is far too many", "I'm on four espressos a day"),
+    ("my laptop's a ThinkPad X1, had it for years", "my laptop's a ThinkPad X1"),
+    # ... a clause, a name or number, a contrast or an apposition is not.
+    ("Got promoted, the new title is lead engineer.", "Got promoted, the new title is lead "
+                                                       "engineer."),
+    ("We moved the launch, same venue as before.", "We moved the launch."),
+    ("I meant Leeds, not York.", "I meant Leeds, not York."),
+    ("We got a cat, a tabby called Miso.", "We got a cat, a tabby called Miso."),
+    ("My flat is tiny, 38 square metres.", "My flat is tiny, 38 square metres."),
+    ("Oops, wrong city.", "Oops, wrong city."),  # too short a head to leave
+])
+def test_a_statement_is_read_beside_a_record_without_its_aside(text: str, read: str) -> None:
+    assert cues.without_aside(text) == read

@@ -225,7 +225,8 @@ def test_two_specific_slots_are_two_variables_whatever_the_model_says() -> None:
     moved = statement("Fatima moved to the platform team, so Jonas leads our team now",
                       subject="fatima", slot="team", value="platform")
     assert slot_relation(moved, lead) is None
-    assert slot_relation(replace(moved, subject="user"), lead) is not None
+    assert slot_relation(replace(moved, subject="user", text="I moved to the platform team"),
+                         lead) is not None
 
 
 def _read(st: Statement, rec: Record) -> str:
@@ -385,3 +386,46 @@ def test_a_new_number_the_pair_reads_as_an_update_is_a_fact_whatever_the_stance(
     assert decide_open_world(statement("Down to two cups a day now?"),
                              Stance(fact=0.02, question=0.9), [cand(coffee, "update", 0.99)]
                              ).action is Action.NOOP
+
+
+def test_two_slots_whose_values_cross_are_left_to_the_model() -> None:
+    # One job told two ways: the employer named in a resignation is in the job record's
+    # words, so the slot table does not call the pair two variables.
+    job = slotted("j", "I'm a barista at a Pret in Bristol", "job", "barista")
+    notice = statement("Handed in my notice at Pret, my last shift was Sunday",
+                       slot="employer", retracts="Pret")
+    assert slot_relation(notice, job) is None
+    # Told in the past about the live record's own value, it ends that state; told about
+    # another value, it is an earlier one, filed in history.
+    ended = decide_open_world(notice, Stance(0.95, past=0.9), [cand(job, "update")])
+    assert (ended.action, ended.target_id) == (Action.REVISE, "j")
+    earlier = decide_open_world(
+        statement("Back then I was a courier for a bike shop", slot="job", value="courier"),
+        Stance(0.95, past=0.9), [cand(job, "update")])
+    assert (earlier.action, earlier.relation) == (Action.APPEND, Relation.BACKFILL)
+
+
+def test_a_statement_the_slot_table_reads_as_the_retired_records_takes_over_its_part() -> None:
+    # "Ruth went on sabbatical" retired "My supervisor is Ruth Adler"; "so I'm supervised
+    # by Omar Haddad now" names no word of the record, but the table reads both as the
+    # supervisor slot.
+    sup = slotted("s", "My supervisor is Ruth Adler", "manager", "Ruth Adler",
+                  status=Status.SUPERSEDED, valid_to=T0 + timedelta(days=30))
+    new = statement("so I'm supervised by Omar Haddad now", slot="manager", value="Omar Haddad")
+    retired = replace(Candidate(sup, 0.3), retired_in_message=True)
+    decided = decide_open_world(new, FACT, [retired])
+    assert (decided.action, decided.relation, decided.target_id) == (
+        Action.APPEND, Relation.SUPERSEDE, "s")
+
+
+def test_a_report_about_someone_else_is_a_claim_only_when_it_opens_with_who_told_it() -> None:
+    brother = record("b", "My brother Ewan works as a chef", subject="ewan")
+    # What the user tells of someone else: "he says" does not make it a claim.
+    own = statement("Ewan's retrained as an electrician, he says the hours are better",
+                    subject="ewan", first_person=False)
+    assert decide_open_world(own, Stance(0.95, reported=0.8), [cand(brother, "update")]
+                             ).action is Action.REVISE
+    # Someone telling what happened to him is a claim against the user's word.
+    told = statement("My aunt thinks Ewan moved to Perth", subject="aunt", first_person=False)
+    assert decide_open_world(told, Stance(0.95, reported=0.8), [cand(brother, "update")]
+                             ).action is Action.REJECT_CONFLICT

@@ -29,10 +29,10 @@ from stateledger.core.timeexpr import MONTH_NAME, TODAY
 
 __all__ = ["SLOT_PATTERNS", "Cues", "Mention", "SlotPattern", "adds_one_more", "analyse",
            "attitude", "canonical_role", "kinds", "mentions", "names_a_reporter",
-           "names_subject", "numbers_in",
+           "names_subject", "numbers_in", "opens_with_report",
            "presupposes_change", "question_slots", "same_person", "same_value",
-           "subject_words", "with_person_named", "without_attitude_words",
-           "without_day_words"]
+           "subject_words", "with_person_named", "without_aside",
+           "without_attitude_words", "without_day_words"]
 
 # --- subject, source and stance ------------------------------------------------------------
 
@@ -97,10 +97,12 @@ _MY_ROLE = (r"(?:[Mm]y|[Oo]ur)\s+" + ROLE_MODIFIER + r"(?P<role>" + ROLE_WORDS
 _KIN_NAME = r"(?P<kin>(?-i:Mum|Mom|Dad|Grandma|Grandpa|Nana|Granny|Grandad|Granddad))"
 _OTHER_SUBJECT = re.compile(
     _OPENERS + r"(?:" + _MY_ROLE + r"|(?P<name>" + NAME_WORD + r"))"
-    r"(?:'s)?\s+(?:just\s+|finally\s+|recently\s+|also\s+)?"
+    r"(?:(?:'s)?\s+(?:just\s+|finally\s+|recently\s+|also\s+)?"
     r"(?:got|has|have|had|is|was|works|worked|lives|lived|moved|started|joined|bought|adopted|"
     r"became|quit|left|broke|married|dating|drives|loves|likes|sleeps|weighs|earns|"
     r"takes|took|studies|graduated)\b"
+    # "Callum's retrained as a plumber": "'s" before a past participle is "has".
+    r"|'s\s+(?:just\s+|finally\s+|recently\s+|also\s+)?[a-z]{3,}ed\b)"
 )
 # "My son turned 7", "My friend Tom relocated to Berlin": a role opening the sentence is
 # its subject whatever verb follows (the list above is for a bare name, which may be a
@@ -127,7 +129,11 @@ _PRONOUN_SUBJECT = re.compile(
     # that he went to Maple Elementary", "These days she works nights")
     r"(?:(?:before|after|since|until) (?:that|then)|back then|these days|nowadays|"
     r"at the time|last (?:year|month|week|summer|winter|spring|autumn|fall)|in \d{4})\s+|"
-    r"[^.!?:,\n]{0,30}[:,]\s+)*(?P<pronoun>he|she)(?:'s\b|\s)", re.I)
+    # A lead-in before a colon labels what follows ("typo earlier: she is 89"); one before
+    # a comma may be a clause with its own first-person subject, and then the sentence is
+    # the user's ("We lost Biscuit last week, she was 17").
+    r"[^.!?:,\n]{0,30}:\s+|(?![^.!?:,\n]*\b(?:I|we)\b)[^.!?:,\n]{0,30},\s+)*"
+    r"(?P<pronoun>he|she)(?:'s\b|\s)", re.I)
 _REPORTED = re.compile(
     r"\b(?P<who>(?:[Mm]y\s+" + ROLE_WORDS + r")|(?-i:" + NAME_WORD + r")|someone|somebody|"
     r"people|they|he|"
@@ -633,6 +639,41 @@ def without_day_words(text: str) -> str:
     return out or text
 
 
+# A comma segment that is a clause of its own: a subject with its verb ("the company
+# opened an office there", "I'm on £41,500 from this month"). Any other trailing segment is
+# an aside ("closer to my partner's family", "which is too many", "cheeky thing"). A
+# hand-written reading of English clause shape, not of any topic.
+_OWN_CLAUSE = re.compile(
+    r"^\s*(?:(?:and|but|so|because|as|since)\s+)?(?:(?:i|we|you|he|she|they|it|there|this|"
+    r"that|(?:the|my|our|his|her|their)\s+[\w'-]+(?:\s+[\w'-]+)?|(?-i:[A-Z][\w'-]+))"
+    r"(?:'m|'re|'s|'ve|'d|'ll)\b|(?:i|we|you|he|she|they|it|there|this|that|"
+    r"(?:the|my|our|his|her|their)\s+[\w'-]+(?:\s+[\w'-]+)?|(?-i:[A-Z][\w'-]+))\s+"
+    r"(?:(?:just|now|also|still|finally|really|already|never|only)\s+)?"
+    r"(?:am|is|are|was|were|have|has|had|do|does|did|will|would|can|could|should|may|might|"
+    r"must|got|went|made|took|left|[a-z]{2,}ed|[a-z]{2,}s)\b)", re.I)
+# ... and a segment that may hold a value is no aside either: a name or a number, a
+# contrast ("not Boston", "instead of tea") or an apposition ("a beagle called Max").
+_MAY_HOLD_VALUE = re.compile(r"(?-i:[A-Z])|\d|^\s*(?:not|no|instead|rather|a|an)\b", re.I)
+_ASIDE_HEAD_WORDS = 3  # words the statement keeps at least, its aside cut off
+
+
+def without_aside(text: str) -> str:
+    """``text`` without the trailing comma segments that are no clause of their own and
+    hold no value ("I'm in Perth now, closer to my partner's family" -> "I'm in Perth
+    now"): what the relation
+    model reads beside a record. Trained on statements without asides, it reads the pair
+    above as unrelated to "Moved to Dundee for the new job" (1.00), and the statement
+    without the aside as its update (0.95). The record keeps every word."""
+    out = text.rstrip(" .!?")
+    while (cut := out.rfind(", ")) > 0:
+        head, tail = out[:cut], out[cut + 2:]
+        if (_OWN_CLAUSE.match(tail) is not None or _MAY_HOLD_VALUE.search(tail) is not None
+                or len(head.split()) < _ASIDE_HEAD_WORDS):
+            break
+        out = head
+    return out + text[len(text.rstrip(" .!?")):] if out != text.rstrip(" .!?") else text
+
+
 def presupposes_change(text: str) -> bool:
     """Whether ``text`` states a changed value as given, inside a noun phrase."""
     return _PRESUPPOSED_CHANGE.search(text) is not None
@@ -705,6 +746,23 @@ _REPORTER = re.compile(
     r"\b(?:" + ROLE_WORDS + r"|he|she|they|them|someone|somebody|everyone|everybody|folks|"
     r"people\s+(?:say|said|think|thought|keep|reckon|claim)|apparently|rumou?rs?|"
     r"supposedly)\b", re.I)
+
+
+# A sentence that opens with someone telling, thinking or hearing ("My aunt reckons Theo
+# moved to Cork", "Sam says ..."): a hand-written list of English reporting verbs.
+_OPENS_WITH_REPORT = re.compile(
+    _OPENERS + r"(?:(?:[Mm]y|[Oo]ur)\s+" + ROLE_MODIFIER + ROLE_WORDS + r"(?:\s+" + NAME_WORD
+    + r")?|(?-i:" + NAME_WORD + r")|someone|somebody|people|everyone|they|he|she)\s+"
+    r"(?:\w+\s+)?(?:says|said|thinks|thought|tells|told|keeps|kept|reckons|claims|claimed|"
+    r"insists|insisted|mentioned|swears|believes|heard|reckoned|reckon|say|think|claim)\b",
+    re.I)
+
+
+def opens_with_report(text: str) -> bool:
+    """Whether ``text`` opens with someone telling or thinking it ("My aunt reckons Theo
+    moved to Cork"), not with the person it is about ("Callum's retrained as a plumber,
+    he says the money's better")."""
+    return _OPENS_WITH_REPORT.match(text) is not None
 
 
 def names_a_reporter(text: str) -> bool:

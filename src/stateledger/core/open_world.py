@@ -63,9 +63,11 @@ from stateledger.core.cues import (
     names_a_reporter,
     names_subject,
     numbers_in,
+    opens_with_report,
     presupposes_change,
     same_person,
     same_value,
+    without_aside,
     without_attitude_words,
 )
 from stateledger.core.extract import content_keys
@@ -169,7 +171,10 @@ def slot_relation(st: Statement, record: Record) -> tuple[float, ...] | None:
     if a != b:
         # Slots of two people are not two variables of one person: "Fatima moved to the
         # platform team" (her team) may end "Our team lead is Fatima" (the user's manager).
-        return _sure(UNRELATED) if same_person(st.subject, record.subject) else None
+        # Nor are two slots whose values cross: "Handed in my notice at Costa" (employer)
+        # ends "I'm a shift manager at a Costa in Leeds" (job), one job told two ways.
+        return (_sure(UNRELATED) if same_person(st.subject, record.subject)
+                and not _names_its_value(st, record) else None)
     if st.value is None or record.value is None:
         return None
     if st.retracts is not None and same_value(st.retracts, record.value):
@@ -304,10 +309,13 @@ def _may_take_over_part(st: Statement, c: Candidate) -> bool:
     Render" changes nothing of "Our app's frontend is built with React", however the
     pair reads. A state the earlier statement ended with no new value ("The kiosk closed
     down") is one the statement may give the new value of, whatever words it uses ("so
-    I've been going to Bean There instead")."""
+    I've been going to Bean There instead"). Nor does a statement the slot table reads as
+    the record's own variable ("so I now report to Chris Obi" after "My manager is Dana
+    Whitfield", retired by "Dana got promoted to VP"): the slot is the part it changes."""
     if not c.retired_in_message or c.relation is None or _kind(c) not in (UPDATE, END):
         return False
-    return c.ended_in_message or bool(content_keys(st.text) & content_keys(c.record.text))
+    return (c.ended_in_message or slot_relation(st, c.record) is not None
+            or bool(content_keys(st.text) & content_keys(c.record.text)))
 
 
 def _takes_over_part(revision: Decision, retired: Candidate) -> Decision:
@@ -324,6 +332,30 @@ def _takes_over_part(revision: Decision, retired: Candidate) -> Decision:
         f"gives the new value of {what}, which an earlier statement of the same message "
         "ended" if retired.ended_in_message else
         f"takes over part of {what}, which an earlier statement of the same message retired"))
+
+
+def readings(text: str) -> list[str]:
+    """A statement as the relation model reads it beside a record: its words and, when it
+    ends in an aside ("I'm in Perth now, closer to my partner's family"), its words without
+    the aside (``cues.without_aside``). The model, trained on statements without asides,
+    reads that pair as unrelated to "Moved to Dundee for the new job" (1.00) and the
+    statement without its aside as the update (0.95); an aside may also be what names the
+    record's variable ("we've moved to The Old Mill, same date thankfully")."""
+    return list(dict.fromkeys((text, without_aside(text))))
+
+
+def closest_reading(per_reading: Sequence[Sequence[float]]) -> tuple[float, ...]:
+    """Of one pair's readings (``readings``), the relation probabilities of the one that
+    relates the statement to the record most: the least "unrelated"."""
+    return tuple(float(x) for x in min(per_reading, key=lambda p: p[UNRELATED]))
+
+
+def _names_its_value(st: Statement, record: Record) -> bool:
+    """Whether ``st`` and ``record`` name one value the slot table parsed on either side
+    ("Costa" in "Handed in my notice at Costa" and "I'm a shift manager at a Costa")."""
+    told = st.value if st.value is not None else st.retracts
+    return (told is not None and same_value(told, record.text)) or (
+        record.value is not None and same_value(record.value, st.text))
 
 
 def _sure(kind: int) -> tuple[float, ...]:
@@ -356,8 +388,13 @@ def decide_open_world(st: Statement, stance: Stance, candidates: Sequence[Candid
     # A changed value given inside a noun phrase is asserted, whatever the clause around it
     # plans or worries about (``cues.presupposes_change``).
     hedged = stance.hedged >= t.stance and not presupposes_change(st.text)
-    reported = st.reported or _relayed(st) or (stance.reported >= t.stance
-                                               and names_a_reporter(st.text))
+    # What the user tells of someone else is all heard from others: "he says" makes
+    # "Callum's retrained as a plumber, he says the money's better" no less the user's
+    # account of Callum than "My brother Callum works as an electrician" was; "My aunt
+    # reckons Theo moved to Cork" opens with who told it, and is her claim.
+    reported = st.reported or _relayed(st) or (
+        stance.reported >= t.stance and names_a_reporter(st.text)
+        and (st.subject == "user" or opens_with_report(st.text)))
     # A correction replaces what was just said, whatever past it mentions ("Correction, my
     # dentist is Dr Mensah, Okafor was the old one").
     past = (stance.past >= t.stance or st.earlier_state) and not st.corrects
@@ -499,7 +536,11 @@ def _against_live(st: Statement, c: Candidate, r_new: float, *, hedged: bool, re
     change = "ends" if ending else "updates"
     # A statement the text itself places before another state ("Before Leeds I lived in
     # York") is an earlier value whatever the model read: never the end of the live one.
-    if st.at < old.valid_from or (past and kind == UPDATE) or st.earlier_state:
+    # One told in the past about the live record's own value ("Handed in my notice at
+    # Costa, last day was Friday" after "I'm a shift manager at a Costa") is no earlier
+    # value: that state is over.
+    if st.at < old.valid_from or st.earlier_state or (
+            past and kind == UPDATE and not _names_its_value(st, old)):
         return Decision(Action.APPEND, Relation.BACKFILL, old.id, rho=rho, confidence=p,
                         reason=f"an earlier state of {what}: filed in its history by time")
     if hedged:

@@ -6,6 +6,8 @@ not of any topic):
 - ``question_subject``: the person a question is about: the user ("where do I live"), a
   role ("where does my brother live" -> ``brother``) or a name ("what does Tom do now" ->
   ``tom``). A question about someone else is answered from that person's records only.
+- ``asks_about_anyone``: a question that names nobody and has no first-person word
+  ("who is the maid of honour?") may be answered from anyone's records.
 - ``asks_when``: "when did I move", "since when", "how long have I ..." ask for the time a
   state began, not for its value.
 - ``asks_all``: "what have been all the names I gave you", "list my pets", "which languages
@@ -79,8 +81,24 @@ _ALL = re.compile(
 _WHO_FILLS = re.compile(
     r"^\s*(?:so\s+|and\s+|remind me\s*,?\s*)?(?:who(?:'s|\s+is|\s+was|\s+are|\s+were)|"
     r"what(?:'s|\s+is|\s+was)\s+the\s+name\s+of)\s+(?:my|our)\s+(?:current\s+|new\s+|old\s+)?"
-    r"(?:" + ROLE_WORDS + r")\s*(?:now|these days|at the moment|before)?\s*\??\s*$|"
+    r"(?:" + ROLE_WORDS + r")\s*(?:now|these days|at the moment|"
+    r"before(?:\s+[\w'-]+){0,2})?\s*\??\s*$|"
     r"^\s*what(?:'s|\s+is|\s+was)\s+(?:my|our)\s+(?:" + ROLE_WORDS + r")'s\s+name\b", re.I)
+
+
+# Words by which a question asks about its asker: without one, and naming nobody, "Who is
+# the maid of honour?" or "When is the wedding?" asks about a thing (a hand-written list
+# of English first-person forms).
+_FIRST_PERSON_Q = re.compile(r"\b(?:i|me|my|mine|myself|we|us|our|ours|ourselves)\b|"
+                             r"\b(?:i|we)'(?:m|re|ve|d|ll)\b", re.I)
+
+
+def asks_about_anyone(question: str) -> bool:
+    """Whether ``question`` asks about no person: no first-person word, no name ("Who is
+    the maid of honour?", "When is the wedding?"). Then whoever a record is about may
+    answer it: the maid of honour is stated about her ("my sister Amira is maid of
+    honour"), not about the user."""
+    return _FIRST_PERSON_Q.search(question) is None and not names_person(question)
 
 
 def question_subject(question: str, user_name: str | None = None) -> str:

@@ -53,6 +53,7 @@ from stateledger.core.profiler import asks_prior_state, profile_query
 from stateledger.core.quantity import count_of
 from stateledger.core.question import (
     answer_kind,
+    asks_about_anyone,
     asks_all,
     asks_set,
     asks_when,
@@ -290,8 +291,9 @@ def resolve_open(
         if scores is not None and len(scores) != len(evidence):
             raise InvalidInputError(f"{name} needs one score per evidence item")
     names = (subject, *aliases)
-    about = [ev for ev in evidence
-             if any(same_subject(n, "", ev.record.subject, ev.record.text) for n in names)]
+    anyone = subject == "user" and asks_about_anyone(question)
+    about = [ev for ev in evidence if anyone
+             or any(same_subject(n, "", ev.record.subject, ev.record.text) for n in names)]
     position = {id(ev): i for i, ev in enumerate(evidence)}
     kept = [ev for ev in about if relevance is None or relevance[position[id(ev)]] >= RELEVANT]
     if not kept:
@@ -319,7 +321,7 @@ def resolve_open(
     heads: set[int] = set()
     if relevance is not None:
         typed_kept = kept
-        kept, heads = _focus(kept, evidence, relevance, same_variable, rank, follows, at)
+        kept, heads = _focus(question, kept, evidence, relevance, same_variable, rank, follows, at)
         if kind == "number":
             # A count told as one more beside the others ("We adopted a third dog" filed
             # beside "We have two dogs") is the newest count of them.
@@ -347,10 +349,10 @@ def resolve_open(
                       reason)
 
 
-def _focus(kept: Sequence[Evidence], evidence: Sequence[Evidence], relevance: Sequence[float],
-           same_variable: SameVariable | None, rank: Sequence[float] | None = None,
-           follows: Follows | None = None, at: datetime | None = None
-           ) -> tuple[list[Evidence], set[int]]:
+def _focus(question: str, kept: Sequence[Evidence], evidence: Sequence[Evidence],
+           relevance: Sequence[float], same_variable: SameVariable | None,
+           rank: Sequence[float] | None = None, follows: Follows | None = None,
+           at: datetime | None = None) -> tuple[list[Evidence], set[int]]:
     """The states of the variable the best-scored record states: that record (the anchor)
     first, then its chain of state links and, with a relation model, the records it puts
     beside it; without one, the records scored about as well as the anchor.
@@ -380,11 +382,21 @@ def _focus(kept: Sequence[Evidence], evidence: Sequence[Evidence], relevance: Se
         by_id = {e.record.id: e for e in evidence}
         doubtful = [(before, ev) for ev in linked if score[id(ev)] < RELEVANT
                     and (before := _predecessor(ev, by_id)) is not None]
+        # A successor that changed another part of a record of several facts is not the
+        # next state of what the question asks, whatever the model says of the pair.
+        elsewhere = [pair for pair in doubtful
+                     if _about_another_part(question, pair[0].record.text, pair[1].record.text)]
+        asked = [pair for pair in doubtful if pair not in elsewhere]
         left_out = [(before, ev) for (before, ev), sure
-                    in zip(doubtful, follows(doubtful), strict=True) if not sure]
+                    in zip(asked, follows(asked), strict=True) if not sure]
         heads = {id(before) for before, _ in left_out}
-        dropped = {id(ev) for _, ev in left_out}
+        dropped = {id(ev) for _, ev in left_out + elsewhere}
         linked = [ev for ev in linked if id(ev) not in dropped]
+        # ... and a state whose other parts changed stands as the newest of what was
+        # asked only where no successor of the asked part follows it.
+        onward = {ev.record.id for ev in linked}
+        heads |= {id(before) for before, _ in elsewhere
+                  if not onward & set(before.record.linked(*_SUCCESSOR_LINKS))}
     linked = _without_other_parts(anchor, linked, branch)
     heads |= _cut_off(anchor, linked, evidence, score, at)
     # Beside the chain, only evidence scored about as well as the anchor may be a state of
@@ -468,6 +480,26 @@ def _cut_off(anchor: Evidence, linked: Sequence[Evidence], evidence: Sequence[Ev
                 and not _live(ev, at) and not onward & reached):
             heads.add(id(before))
     return heads
+
+
+# Where a record of several facts divides into its parts: clause punctuation and "and".
+_PARTS = re.compile(r"[,;:]\s+|\s+(?:and|but|plus)\s+", re.I)
+
+
+def _about_another_part(question: str, before: str, after: str) -> bool:
+    """Whether ``after``, which took over from ``before``, changed another part of it than
+    the one ``question`` asks about: ``before`` holds several parts ("I passed my driving
+    test on the second go, we booked Crete for June"), the question shares words with one
+    of them only ("Did I pass my driving test?"), and ``after`` shares words with another
+    part and none with that one ("we cancelled Crete")."""
+    parts = [content_keys(p) for p in _PARTS.split(before)]
+    asked, changed = content_keys(question), content_keys(after)
+    touched = [bool(asked & p) for p in parts]
+    if len(parts) < 2 or sum(touched) != 1:
+        return False
+    own = parts[touched.index(True)]
+    others = set().union(*(p for p, t in zip(parts, touched, strict=True) if not t))
+    return not (changed & own) and bool(changed & (others - own))
 
 
 def _predecessor(ev: Evidence, by_id: Mapping[str, Evidence]) -> Evidence | None:

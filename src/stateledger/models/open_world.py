@@ -21,10 +21,13 @@ from dataclasses import replace
 from stateledger.core.cues import with_person_named, without_day_words
 from stateledger.core.model import LIVE, Decision, Status
 from stateledger.core.open_world import (
+    RELATIONS,
     Stance,
     Thresholds,
+    closest_reading,
     decide_open_world,
     may_share_state,
+    readings,
     slot_relation,
 )
 from stateledger.core.policy import Candidate, Statement
@@ -75,11 +78,18 @@ class OpenWorldPolicy:
         t = self.thresholds
         pool = self.pool(statement, candidates)
         text = statement.first_person_text or statement.text
-        # A statement told by a pronoun is read beside each record as naming its person.
+        # A statement told by a pronoun is read beside each record as naming its person,
+        # and with and without a trailing aside (``core.open_world.readings``): the reading
+        # that relates it more counts. A shorter reading leaves the batch's width, and so
+        # the full reading, as it was. The stance reads every word.
+        said = readings(text)
         probs, relations = self.model.judge(
-            text, [c.record.text for c in pool], stance_text=without_day_words(text),
-            paired=[with_person_named(text, c.record.subject, c.record.text) for c in pool])
-        judged = {id(c): tuple(float(x) for x in p) for c, p in zip(pool, relations, strict=True)}
+            text, [c.record.text for _ in said for c in pool],
+            stance_text=without_day_words(text),
+            paired=[with_person_named(r, c.record.subject, c.record.text)
+                    for r in said for c in pool])
+        per_reading = relations.reshape(len(said), len(pool), len(RELATIONS))
+        judged = {id(c): closest_reading(per_reading[:, i].tolist()) for i, c in enumerate(pool)}
         # Every candidate goes to the rules (a confirmation needs the live record its claim
         # contradicted, however dissimilar), the pooled ones with their relations.
         annotated = [replace(c, relation=judged[id(c)]) if id(c) in judged else c
