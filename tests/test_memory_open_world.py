@@ -665,3 +665,13 @@ def test_a_pet_lost_with_a_pronoun_after_it_is_the_users_ending(mem: Memory) -> 
         (at(5), "We lost Clover on Sunday, she was nine."))
     assert all(r.subject == "user" for r in mem.records("alice", ledger="all"))
     assert mem.answer("Do we have a rabbit?", user_id="alice").value == "No"
+
+
+def test_a_target_said_to_be_unchanged_keeps_its_value(mem: Memory) -> None:
+    # The model reads "Word count target hasn't changed" as an update of the target it
+    # names; it says the target still holds.
+    say(mem, (at(1), "My dissertation is due on 12 May and I'm aiming for about 15,000 words."),
+        (at(3), "Good news, I got an extension and the dissertation is now due on 2 June. Word "
+                "count target hasn't changed."))
+    answers(mem, "What is my word count target for the dissertation?", "15,000")
+    answers(mem, "When is my dissertation due?", "2 June", absent=["12 May"])

@@ -24,8 +24,10 @@ from stateledger.core.open_world import (
     RELATIONS,
     Stance,
     checked_relation,
+    closest_reading,
     decide_open_world,
     may_share_state,
+    readings,
     slot_relation,
     slot_stance,
 )
@@ -429,3 +431,28 @@ def test_a_report_about_someone_else_is_a_claim_only_when_it_opens_with_who_told
     told = statement("My aunt thinks Ewan moved to Perth", subject="aunt", first_person=False)
     assert decide_open_world(told, Stance(0.95, reported=0.8), [cand(brother, "update")]
                              ).action is Action.REJECT_CONFLICT
+
+
+def test_a_state_said_to_go_on_is_restated_not_updated() -> None:
+    target = record("t", "I'm aiming for about 80,000 words")
+    same = decide_open_world(statement("Word target hasn't changed"), FACT,
+                             [cand(target, "update")])
+    assert (same.action, same.target_id) == (Action.NOOP, "t")
+    # A new number is no restatement, whatever else it says.
+    assert decide_open_world(statement("Same plan, but the target is now 90,000 words"), FACT,
+                             [cand(target, "update")]).action is Action.REVISE
+    # "Still Express though" keeps its own state going and changes no other record.
+    api = record("a", "the API now runs on PostgreSQL")
+    kept = decide_open_world(statement("Still Express though"), FACT, [cand(api, "update")])
+    assert (kept.action, kept.target_id) == (Action.APPEND, None)
+    stack = record("s", "Our API is Express with MongoDB")
+    assert decide_open_world(statement("Still Express though"), FACT, [cand(stack, "update")]
+                             ).action is Action.NOOP
+
+
+def test_a_statement_is_read_whole_and_without_its_aside() -> None:
+    assert readings("I'm in Bath now, closer to the grandkids.") == [
+        "I'm in Bath now, closer to the grandkids.", "I'm in Bath now."]
+    assert readings("I live in Bath.") == ["I live in Bath."]
+    assert closest_reading([(0.9, 0.0, 0.1, 0.0, 0.0), (0.1, 0.0, 0.9, 0.0, 0.0)]) == (
+        0.1, 0.0, 0.9, 0.0, 0.0)

@@ -145,3 +145,12 @@ def test_and_before_a_named_subject_with_its_verb_starts_a_clause() -> None:
     assert pieces == ["We're up to 140 members at the choir", "Harlow & Sons went under last week."]
     # A name joined to "I" is one subject, not a new clause.
     assert len(split_statements("My cousin Ines and I started a podcast last spring.")) == 1
+
+
+def test_a_plan_or_guess_joined_to_a_fact_is_its_own_statement() -> None:
+    # The plan is no part of the rent; said of something else, it stays with its subject.
+    assert texts("So we've raised the rent to £1,300 and might move out next year.") == [
+        "we've raised the rent to £1,300", "might move out next year."]
+    assert texts("Our tortoise is forty and will probably outlive us all.") == [
+        "Our tortoise is forty and will probably outlive us all."]
+

@@ -113,7 +113,12 @@ _OTHER_SUBJECT = re.compile(
 # or grandparent (``_KIN_NAME``: "Mum sold the house and moved to Galway", "Grandpa
 # finally retired").
 _ROLE_SUBJECT = re.compile(
-    _OPENERS + r"(?:" + _MY_ROLE + r"|" + _KIN_NAME + r")\s+(?!(?:and|or|&|nor)\b)[a-z]+\b"
+    _OPENERS + r"(?:" + _MY_ROLE + r"|" + _KIN_NAME + r")\s+(?!(?:and|or|&|nor)\b)"
+    # ... nor one that changes something of the user's named with "the" ("My tutor moved
+    # the deadline to 2 June", "my landlord raised the rent").
+    r"(?!(?:just\s+|has\s+|have\s+)?(?:moved|changed|raised|increased|cut|lowered|"
+    r"extended|pushed|postponed|rescheduled|bumped|reduced|approved|put)\s+(?:back\s+|up\s+)?"
+    r"the\b)[a-z]+\b"
     r"(?![^.!?]*\b(?:me|my|mine|us|our)\b)"
 )
 # A statement about someone the conversation already named, by a pronoun ("She is 89 now",

@@ -230,12 +230,33 @@ def checked_relation(st: Statement, c: Candidate) -> tuple[float, ...]:
     if adds_one_more(st.text):
         out[COEXIST] += out[UPDATE]
         out[UPDATE] = 0.0
+    if _CONTINUES.match(st.text):
+        # "Still Flask though" keeps a state going: it restates the record that holds it,
+        # and changes no other (the model read it as updating "the app now runs on
+        # PostgreSQL 16", said just before it).
+        kept = SAME if content_keys(st.text) & content_keys(c.record.text) else UNRELATED
+        out[kept] += out[UPDATE] + out[END]
+        out[UPDATE] = out[END] = 0.0
+    if _UNCHANGED.search(st.text) and not numbers_in(st.text) - numbers_in(c.record.text):
+        # "Word target hasn't changed" after "I'm aiming for about 60,000 words" says the
+        # record still holds (the model reads an update: 0.9).
+        out[SAME] += out[UPDATE] + out[END]
+        out[UPDATE] = out[END] = 0.0
     if c.similarity < SAME_MIN_SIMILARITY and not _shares_content(st.text, c.record.text):
         out[UNRELATED] += out[SAME]
         out[SAME] = 0.0
     return tuple(out)
 
 
+# A statement that opens by saying its state goes on ("Still Flask though", "and still
+# doing my 6am sessions"); a hand-written reading of English.
+_CONTINUES = re.compile(r"\s*(?:(?:and|but|though)\s+)?still\b(?!\s+(?:not|no|haven't|"
+                        r"hasn't|don't|doesn't|can't|waiting|deciding|thinking))", re.I)
+# Words that say a state stayed as it was (a hand-written reading of English).
+_UNCHANGED = re.compile(
+    r"\b(?:(?:has|have|had|did|does|do)(?:n't|\s+not)\s+(?:really\s+)?change[ds]?|"
+    r"(?:is|are|was|were|stays?|stayed|remains?|remained)\s+(?:exactly\s+|just\s+)?"
+    r"(?:the\s+)?same|unchanged|same\s+as\s+before|no\s+change)\b", re.I)
 # Hand-written word lists: what a correction says besides its value, and the words beside
 # a liking that say when or how strongly, not what is liked.
 _CORRECTION_WORDS = frozenset("""oops whoops bad correction typo scratch misspoke wrong wait

@@ -70,7 +70,7 @@ _SENTENCE_END = re.compile(r"""(?<=[.!?])["')\]]*\s+(?=["'(\[]?[A-Z0-9])""")
 _CLAUSE_JOINT = re.compile(
     r";\s+|\s+[-–—]\s+|,?\s+(?=(?:but|and|so|because|although|though|while|whereas|plus)\s+"
     r"(?:i|we|i'm|we're|i've|we've|my|our|it|it's|they|he|she|the|this|that|there|"
-    r"still|also)\s+\w)"
+    r"still|also|might|may|will|could|should|probably|maybe)\s+\w)"
     # A comma splice: a new subject with its verb after a comma ("we moved the API to
     # Fly.io, the monthly budget is now $4,000"); and a request tacked on ("..., and can
     # you help me with ...").
@@ -91,8 +91,10 @@ _VERBISH = re.compile(r"\b(?:am|is|are|was|were|be|been|have|has|had|do|does|did
                       r"can|could|should|may|might|must|got|went|made|took|left|[a-z]+ed|"
                       r"[a-z]+ing)\b|'(?:m|re|s|ve|d|ll)\b", re.I)
 _AND_SUBJECT = re.compile(r"and\s+(?:i|we|me)\b", re.I)
+# An elided subject: "and still ...", or a modal that plans or guesses ("we've bumped the
+# budget up to $7,200 and might add a third week": the plan is no part of the budget).
 _ELIDED = re.compile(r"(?:but|and|so|because|although|though|while|whereas|plus)\s+"
-                     r"(?:still|also)\b", re.I)
+                     r"(?:still|also|might|may|will|could|should|probably|maybe)\b", re.I)
 # A clause that holds nothing but a number ("..., so I'm down to 8", "and we're at 12
 # now") names nothing of its own: cut off, "I'm down to 8" is about nothing. A hand-written
 # pattern of English (pronoun, copula, particles, a number).
@@ -152,7 +154,7 @@ def _clauses(piece: Piece) -> list[Piece]:
         head, tail = text[start : m.start()], text[m.end() :]
         if _AND_SUBJECT.match(tail) and not _VERBISH.search(head) and _words(head) < 5:
             continue  # a subject of a few words, no verb before the "and I"
-        if _ELIDED.match(tail) and not _FIRST_PERSON_HEAD.match(head):
+        if _ELIDED.match(tail) and not _FIRST_PERSON_HEAD.match(_without_joint(head)):
             # An elided subject is only safe to drop when it is the speaker: "Our cat Biscuit
             # is fourteen and still rules the house" is one fact about the cat.
             continue
@@ -163,6 +165,13 @@ def _clauses(piece: Piece) -> list[Piece]:
             start = m.end()
     out.append(Piece(text[start:], piece.start + start, piece.end))
     return out
+
+
+def _without_joint(text: str) -> str:
+    """``text`` without the conjunction a clause cut left at its start ("so we've ...")."""
+    text = text.lstrip()
+    joint = _LEADING_JOINT.match(text)
+    return text[joint.end():] if joint else text
 
 
 _PRONOUN_CLAUSE = re.compile(r"(?:(?:and|but|so|plus)\s+)?(?:i|we|he|she|they)(?:'\w+)?\s+\w",
