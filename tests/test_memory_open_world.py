@@ -675,3 +675,12 @@ def test_a_target_said_to_be_unchanged_keeps_its_value(mem: Memory) -> None:
                 "count target hasn't changed."))
     answers(mem, "What is my word count target for the dissertation?", "15,000")
     answers(mem, "When is my dissertation due?", "2 June", absent=["12 May"])
+
+
+def test_a_correction_with_another_number_corrects_what_was_just_said(mem: Memory) -> None:
+    # The model reads "Scratch that, it's 8:00 on Fridays" as unrelated to the practice
+    # time (0.84); said right after it with another number, it corrects it. "on Fridays"
+    # is no narrower scope: the record names it too.
+    say(mem, (at(1), "Band practice is at 7:30 on Fridays."),
+        (at(1), "Scratch that, it's 8:00 on Fridays because the hall is booked earlier."))
+    answers(mem, "What time is band practice on Fridays?", "8:00", absent=["7:30"])

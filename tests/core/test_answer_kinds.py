@@ -116,6 +116,7 @@ def test_one_role_said_with_different_words_is_one_person() -> None:
     ("These days I work nights.", "user"),
     # ... not one after a clause of the user's own: the sentence is the user's.
     ("We lost Clover on Sunday, she was nine.", "user"),
+    ("My lodger is Ines, she's a nurse.", "user"),
     ("Typo earlier: she is 9.", "she"),
     # "'s" before a past participle is "has": the name opens the sentence as its subject.
     ("Ewan's retrained as an electrician.", "ewan"),

@@ -456,3 +456,30 @@ def test_a_statement_is_read_whole_and_without_its_aside() -> None:
     assert readings("I live in Bath.") == ["I live in Bath."]
     assert closest_reading([(0.9, 0.0, 0.1, 0.0, 0.0), (0.1, 0.0, 0.9, 0.0, 0.0)]) == (
         0.1, 0.0, 0.9, 0.0, 0.0)
+
+
+def test_a_correction_or_a_scope_the_record_names_is_no_scoped_exception() -> None:
+    pickup = record("p", "Swimming lessons are at 5:30 on Tuesdays")
+    fixed = decide_open_world(statement("Sorry, it's 6:15 on Tuesdays", scoped=True,
+                                        corrects=True), FACT, [cand(pickup, "update")])
+    assert (fixed.action, fixed.relation) == (Action.REVISE, Relation.SUPERSEDE)
+    moved = decide_open_world(statement("They moved it to 6:15 on Tuesdays", scoped=True),
+                              FACT, [cand(pickup, "update")])
+    assert (moved.action, moved.relation) == (Action.REVISE, Relation.SUPERSEDE)
+    # A scope of its own still narrows the record.
+    narrowed = decide_open_world(statement("Only on holidays they're at 9:00", scoped=True),
+                                 FACT, [cand(pickup, "update")])
+    assert narrowed.relation is Relation.SCOPED_EXCEPTION
+
+
+def test_a_correction_right_after_a_record_with_another_number_corrects_it() -> None:
+    practice = record("p", "Choir is at 7:30 on Thursdays")
+    soon = T0 + timedelta(minutes=2)
+    fix = statement("Scratch that, it's 8:00", corrects=True, at=soon)
+    decided = decide_open_world(fix, FACT, [cand(practice, "unrelated")])
+    assert (decided.action, decided.target_id) == (Action.REVISE, "p")
+    # Not days later, and not without a number of its own.
+    late = replace(fix, at=T0 + timedelta(days=9))
+    assert decide_open_world(late, FACT, [cand(practice, "unrelated")]).target_id is None
+    same = statement("Scratch that, it's 7:30", corrects=True, at=soon)
+    assert decide_open_world(same, FACT, [cand(practice, "unrelated")]).action is not Action.REVISE

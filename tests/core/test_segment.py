@@ -154,3 +154,10 @@ def test_a_plan_or_guess_joined_to_a_fact_is_its_own_statement() -> None:
     assert texts("Our tortoise is forty and will probably outlive us all.") == [
         "Our tortoise is forty and will probably outlive us all."]
 
+
+def test_and_now_before_a_first_person_subject_starts_a_clause() -> None:
+    assert texts("Ines moved out in May and now I live with my cousin Aled.") == [
+        "Ines moved out in May", "now I live with my cousin Aled."]
+    assert texts("The match was level and then the rain came down.") == [
+        "The match was level and then the rain came down."]
+

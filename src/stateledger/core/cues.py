@@ -30,7 +30,7 @@ from stateledger.core.timeexpr import MONTH_NAME, TODAY
 __all__ = ["SLOT_PATTERNS", "Cues", "Mention", "SlotPattern", "adds_one_more", "analyse",
            "attitude", "canonical_role", "kinds", "mentions", "names_a_reporter",
            "names_subject", "numbers_in", "opens_with_report",
-           "presupposes_change", "question_slots", "same_person", "same_value",
+           "presupposes_change", "question_slots", "same_person", "same_value", "scopes",
            "subject_words", "with_person_named", "without_aside",
            "without_attitude_words", "without_day_words"]
 
@@ -135,9 +135,11 @@ _PRONOUN_SUBJECT = re.compile(
     r"(?:(?:before|after|since|until) (?:that|then)|back then|these days|nowadays|"
     r"at the time|last (?:year|month|week|summer|winter|spring|autumn|fall)|in \d{4})\s+|"
     # A lead-in before a colon labels what follows ("typo earlier: she is 89"); one before
-    # a comma may be a clause with its own first-person subject, and then the sentence is
-    # the user's ("We lost Biscuit last week, she was 17").
-    r"[^.!?:,\n]{0,30}:\s+|(?![^.!?:,\n]*\b(?:I|we)\b)[^.!?:,\n]{0,30},\s+)*"
+    # a comma may be a clause of its own, with a first-person subject or a verb of being,
+    # and then the sentence is about that clause's subject ("We lost Biscuit last week,
+    # she was 17" is the user's; "My flatmate is Priya, she's a junior doctor" too).
+    r"[^.!?:,\n]{0,30}:\s+|(?![^.!?:,\n]*\b(?:I|we|is|are|was|were|am)\b)"
+    r"[^.!?:,\n]{0,30},\s+)*"
     r"(?P<pronoun>he|she)(?:'s\b|\s)", re.I)
 _REPORTED = re.compile(
     r"\b(?P<who>(?:[Mm]y\s+" + ROLE_WORDS + r")|(?-i:" + NAME_WORD + r")|someone|somebody|"
@@ -213,6 +215,13 @@ _SCOPED = re.compile(
     r"mondays|holidays|special occasions)|when i travel)\b",
     re.I,
 )
+
+
+def scopes(text: str) -> set[str]:
+    """The scope phrases of ``text`` ("only on weekends", "on Fridays"), lower-cased."""
+    return {m.group(0).lower() for m in _SCOPED.finditer(text)}
+
+
 _CONFIRM = re.compile(
     r"\b(?:it's official|officially|confirmed|decided to|went ahead|finally|accepted|"
     r"signed|i did|it happened|did it|made it official|it's settled|settled on|"
