@@ -756,3 +756,11 @@ def test_a_pronoun_subject_is_named_as_the_record_names_the_person() -> None:
 ])
 def test_a_statement_is_read_beside_a_record_without_its_aside(text: str, read: str) -> None:
     assert cues.without_aside(text) == read
+
+
+def test_an_occasion_scopes_a_habit_but_only_dates_a_change_told_as_done() -> None:
+    assert cues.scopes("I only eat meat on weekends") >= {"on weekends"}
+    assert cues.scopes("I drink wine over the holidays") == {"over the holidays"}
+    assert cues.scopes("We moved the blog to Ghost over the holidays") == set()
+    assert cues.scopes("We moved everything to Azure except the database") == {"except"}
+    assert not cues.analyse("We switched banks over the holidays.").scoped

@@ -211,15 +211,23 @@ _COEXIST = re.compile(r"\b(?:also|another|as well|too|in addition|second)\b", re
 _SCOPED = re.compile(
     r"\b(?:except|unless|only (?:on|when|at|for|if)|"
     r"only\s+(?:\w+\s+){1,3}?(?:when|if|around|during|over|on\s+(?:weekends|\w+days))|"
-    r"apart from|other than|but not|(?:on|around|over|during) (?:the )?(?:weekends|fridays|"
-    r"mondays|holidays|special occasions)|when i travel)\b",
+    r"apart from|other than|but not|when i travel)\b",
     re.I,
 )
+# ... and occasions that scope a habit ("I drink over the holidays"), but only date a
+# change told as done ("We moved hosting to Cloudflare over the holidays").
+_OCCASION = re.compile(r"\b(?:on|around|over|during) (?:the )?(?:weekends|fridays|mondays|"
+                       r"holidays|special occasions)\b", re.I)
+_DONE = re.compile(r"\b(?:i|we|they|he|she)\s+(?:just\s+|finally\s+)?(?:[a-z]{2,}ed|went|got|"
+                   r"took|made|left|sold|bought|switched)\b", re.I)
 
 
 def scopes(text: str) -> set[str]:
     """The scope phrases of ``text`` ("only on weekends", "on Fridays"), lower-cased."""
-    return {m.group(0).lower() for m in _SCOPED.finditer(text)}
+    found = [*_SCOPED.finditer(text)]
+    if _DONE.search(text) is None:
+        found += _OCCASION.finditer(text)
+    return {m.group(0).lower() for m in found}
 
 
 _CONFIRM = re.compile(
@@ -561,7 +569,7 @@ def analyse(text: str, *, speaker: str | None = None, user_name: str | None = No
         transition=bool(_TRANSITION.search(body)),
         done_change=bool(_DONE_CHANGE.search(body)) and not _TRANSITION.search(body),
         coexist=bool(_COEXIST.search(body)),
-        scoped=bool(_SCOPED.search(body)),
+        scoped=bool(scopes(body)),
         question=is_question,
         chitchat=chitchat,
         confirms=bool(_CONFIRM.search(body)),
