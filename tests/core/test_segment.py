@@ -161,3 +161,5 @@ def test_and_now_before_a_first_person_subject_starts_a_clause() -> None:
     assert texts("The match was level and then the rain came down.") == [
         "The match was level and then the rain came down."]
 
+    assert texts("The gym changed its hours so now I go on Mondays and Wednesdays.") == [
+        "The gym changed its hours so now I go on Mondays and Wednesdays."]

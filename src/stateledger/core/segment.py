@@ -69,7 +69,9 @@ _ABBREVIATIONS = frozenset((
 _SENTENCE_END = re.compile(r"""(?<=[.!?])["')\]]*\s+(?=["'(\[]?[A-Z0-9])""")
 _CLAUSE_JOINT = re.compile(
     r";\s+|\s+[-–—]\s+|,?\s+(?=(?:but|and|so|because|although|though|while|whereas|plus)\s+"
-    r"(?:(?:now|then)\s+(?=(?:i|we|i'm|we're|i've|we've)\b))?"
+    # "and now I ..." starts a clause; "so now I ..." keeps the change with its cause ("The
+    # climbing gym changed its hours so now I go Mondays").
+    r"(?:(?<=\band\s)(?:now|then)\s+(?=(?:i|we|i'm|we're|i've|we've)\b))?"
     r"(?:i|we|i'm|we're|i've|we've|my|our|it|it's|they|he|she|the|this|that|there|"
     r"still|also|might|may|will|could|should|probably|maybe)\s+\w)"
     # A comma splice: a new subject with its verb after a comma ("we moved the API to
