@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from stateledger.core import cues, quantity
+from stateledger.core import cues, quantity, segment
 from stateledger.core.belief import believed, parse_belief
 from stateledger.core.labels import label_for
 from stateledger.core.model import (
@@ -755,7 +755,7 @@ def test_a_pronoun_subject_is_named_as_the_record_names_the_person() -> None:
     ("Oops, wrong city.", "Oops, wrong city."),  # too short a head to leave
 ])
 def test_a_statement_is_read_beside_a_record_without_its_aside(text: str, read: str) -> None:
-    assert cues.without_aside(text) == read
+    assert segment.without_aside(text) == read
 
 
 def test_an_occasion_scopes_a_habit_but_only_dates_a_change_told_as_done() -> None:

@@ -68,7 +68,6 @@ from stateledger.core.cues import (
     same_person,
     same_value,
     scopes,
-    without_aside,
     without_attitude_words,
 )
 from stateledger.core.extract import content_keys
@@ -84,6 +83,7 @@ from stateledger.core.model import (
 )
 from stateledger.core.policy import Candidate, Statement, reliability
 from stateledger.core.quantity import Quantity, applied, count_of
+from stateledger.core.segment import without_aside
 from stateledger.core.slots import WILDCARD
 
 RELATIONS: tuple[str, ...] = ("unrelated", "same", "update", "end", "coexist")
@@ -366,7 +366,7 @@ def _takes_over_part(revision: Decision, retired: Candidate) -> Decision:
 def readings(text: str) -> list[str]:
     """A statement as the relation model reads it beside a record: its words and, when it
     ends in an aside ("I'm in Perth now, closer to my partner's family"), its words without
-    the aside (``cues.without_aside``). The model, trained on statements without asides,
+    the aside (``segment.without_aside``). The model, trained on statements without asides,
     reads that pair as unrelated to "Moved to Dundee for the new job" (1.00) and the
     statement without its aside as the update (0.95); an aside may also be what names the
     record's variable ("we've moved to The Old Mill, same date thankfully")."""

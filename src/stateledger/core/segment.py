@@ -27,6 +27,10 @@ Every statement keeps its character span in the message, so provenance can point
 and the words before it (``contexts_before``): a statement split from a longer message often
 leaves its topic to them ("Quick update on the kitchen: the quote came in higher so we've
 upped the budget to £18,500" -> "we've upped the budget to £18,500.").
+
+``without_aside`` reads one more thing off clause shape: a statement's trailing comma
+segments that are no clause of their own and hold no value ("..., closer to my partner's
+family"), which the relation model reads beside a record with and without.
 """
 
 from __future__ import annotations
@@ -233,6 +237,41 @@ def split_statements(message: str) -> list[Piece]:
                         pieces.append(kept)
         offset += len(line) + 1
     return pieces
+
+
+# A comma segment that is a clause of its own: a subject with its verb ("the company
+# opened an office there", "I'm on £41,500 from this month"). Any other trailing segment is
+# an aside ("closer to my partner's family", "which is too many", "cheeky thing"). A
+# hand-written reading of English clause shape, not of any topic.
+_OWN_CLAUSE = re.compile(
+    r"^\s*(?:(?:and|but|so|because|as|since)\s+)?(?:(?:i|we|you|he|she|they|it|there|this|"
+    r"that|(?:the|my|our|his|her|their)\s+[\w'-]+(?:\s+[\w'-]+)?|(?-i:[A-Z][\w'-]+))"
+    r"(?:'m|'re|'s|'ve|'d|'ll)\b|(?:i|we|you|he|she|they|it|there|this|that|"
+    r"(?:the|my|our|his|her|their)\s+[\w'-]+(?:\s+[\w'-]+)?|(?-i:[A-Z][\w'-]+))\s+"
+    r"(?:(?:just|now|also|still|finally|really|already|never|only)\s+)?"
+    r"(?:am|is|are|was|were|have|has|had|do|does|did|will|would|can|could|should|may|might|"
+    r"must|got|went|made|took|left|[a-z]{2,}ed|[a-z]{2,}s)\b)", re.I)
+# ... and a segment that may hold a value is no aside either: a name or a number, a
+# contrast ("not Boston", "instead of tea") or an apposition ("a beagle called Max").
+_MAY_HOLD_VALUE = re.compile(r"(?-i:[A-Z])|\d|^\s*(?:not|no|instead|rather|a|an)\b", re.I)
+_ASIDE_HEAD_WORDS = 3  # words the statement keeps at least, its aside cut off
+
+
+def without_aside(text: str) -> str:
+    """``text`` without the trailing comma segments that are no clause of their own and
+    hold no value ("I'm in Perth now, closer to my partner's family" -> "I'm in Perth
+    now"): what the relation
+    model reads beside a record. Trained on statements without asides, it reads the pair
+    above as unrelated to "Moved to Dundee for the new job" (1.00), and the statement
+    without the aside as its update (0.95). The record keeps every word."""
+    out = text.rstrip(" .!?")
+    while (cut := out.rfind(", ")) > 0:
+        head, tail = out[:cut], out[cut + 2:]
+        if (_OWN_CLAUSE.match(tail) is not None or _MAY_HOLD_VALUE.search(tail) is not None
+                or len(head.split()) < _ASIDE_HEAD_WORDS):
+            break
+        out = head
+    return out + text[len(text.rstrip(" .!?")):] if out != text.rstrip(" .!?") else text
 
 
 def contexts_before(message: str, pieces: Sequence[Piece], words: int = CONTEXT_WORDS
