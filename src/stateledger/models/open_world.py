@@ -8,7 +8,8 @@ candidate records (the statement read as naming the record's person where it say
 ``core.open_world``. Records in history (but those an earlier statement of the same
 message retired), and records of someone else (``may_share_state``), are never asked
 about. Both questions go through one batched
-forward (the statement alone, and at most ``max_pairs`` (record, statement) pairs): on a
+forward (the statement alone, and at most ``max_pairs`` (record, statement) pairs, twice
+over when the statement ends in an aside, ``core.open_world.readings``): on a
 CPU a forward over a few short texts costs about what one costs, since streaming the
 weights dominates.
 """
