@@ -59,6 +59,8 @@ def test_question_shapes(question: str, shape: str) -> None:
     ("Does Priya hate sushi?", "I honestly can't stand sushi.", "Yes"),
     ("Is Omar not drinking anymore?", "I haven't had a drink since March.", "Yes"),
     ("Does Lena have a rabbit?", "We lost Clover on Sunday, she was nine.", "No"),
+    ("Does Omar enjoy running?", "Honestly, running bores me to tears.", "No"),
+    ("Does Lena like jazz?", "I used to hate jazz, but now I love it.", "Yes"),
     ("Does Omar still work at the library?", "I resigned from the library in May.", "No"),
     # anything else: what the statement adds to the question
     ("What did Lena cook for the party?", "For the party I cooked a huge pot of lentil dahl.",

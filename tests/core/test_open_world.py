@@ -7,6 +7,7 @@ from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from stateledger.core import cues
 from stateledger.core.executor import apply_diff, execute
 from stateledger.core.invariants import check_invariants
 from stateledger.core.model import (
@@ -459,11 +460,13 @@ def test_a_statement_is_read_whole_and_without_its_aside() -> None:
 
 
 def test_a_correction_or_a_scope_the_record_names_is_no_scoped_exception() -> None:
-    pickup = record("p", "Swimming lessons are at 5:30 on Tuesdays")
-    fixed = decide_open_world(statement("Sorry, it's 6:15 on Tuesdays", scoped=True,
+    pickup = record("p", "Swimming lessons are at 5:30 on Fridays")
+    fixed = decide_open_world(statement("Sorry, it's 6:15 on Fridays", scoped=True,
                                         corrects=True), FACT, [cand(pickup, "update")])
     assert (fixed.action, fixed.relation) == (Action.REVISE, Relation.SUPERSEDE)
-    moved = decide_open_world(statement("They moved it to 6:15 on Tuesdays", scoped=True),
+    # "on Fridays" is a scope phrase (``cues.scopes``), but the record names it too.
+    assert cues.scopes("It's at 6:15 on Fridays now") == {"on fridays"}
+    moved = decide_open_world(statement("It's at 6:15 on Fridays now", scoped=True),
                               FACT, [cand(pickup, "update")])
     assert (moved.action, moved.relation) == (Action.REVISE, Relation.SUPERSEDE)
     # A scope of its own still narrows the record.

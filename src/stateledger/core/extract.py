@@ -29,6 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 
+from stateledger.core.cues import attitude
 from stateledger.core.model import Evidence
 from stateledger.core.segment import sentences
 from stateledger.core.timeexpr import MONTHS, WEEKDAYS, find_times, when_text
@@ -73,11 +74,6 @@ _ENDED = re.compile(r"\b(?:no longer|any ?more|give up|gave up|given up|giving u
                     r"passed away|died|lost|sold|got rid of|put (?:down|to sleep)|resigned|"
                     r"retired|handed in (?:my|his|her|their|our) notice|"
                     r"(?:closed|shut) down|[a-z]+-free)\b", re.I)
-# Words that say a liking turned to its opposite ("Do I enjoy running?" / "I've come to hate
-# running"): a hand-written reading of English, like the two above.
-_DISLIKED = re.compile(r"\b(?:hate[sd]?|hating|can't stand|cannot stand|dislike[sd]?|detest|"
-                       r"loathe[sd]?|gone off|went off|not for me|sick of|bores? me|bored of)\b",
-                       re.I)
 _NUMBER = re.compile(
     r"(?:(?:about|around|almost|nearly|over|under|more than|less than|at least|roughly)\s+)?"
     r"(?:[$£€]\s?\d[\d,.]*|\d[\d,.]*%?|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|"
@@ -257,10 +253,12 @@ def extract(question: str, text: str, said_at: date | datetime,
     if shape == "yes_no":
         # An ending answers "no" to whether the state holds ("Do I smoke?" / "Six months
         # cigarette-free today!") and "yes" to whether it ended ("Did I quit smoking?").
+        # ... and a liking turned to dislike answers "no" to whether it is liked ("Do I
+        # enjoy running?" / "I've come to hate running", ``cues.attitude``).
         said_no = (ended or _NEGATION.search(sentence) or _ENDED.search(sentence)
-                   or _DISLIKED.search(sentence))
+                   or attitude(sentence) < 0)
         asked_no = (_NEGATION.search(question) or _ENDED.search(question)
-                    or _DISLIKED.search(question))
+                    or attitude(question) < 0)
         polarity = "No" if bool(said_no) != bool(asked_no) else "Yes"
         return Extracted(polarity, "yes/no: the polarity of the best-matching sentence")
     asked = content_keys(question)

@@ -260,18 +260,19 @@ _ASIDE_HEAD_WORDS = 3  # words the statement keeps at least, its aside cut off
 def without_aside(text: str) -> str:
     """``text`` without the trailing comma segments that are no clause of their own and
     hold no value ("I'm in Perth now, closer to my partner's family" -> "I'm in Perth
-    now"): what the relation
-    model reads beside a record. Trained on statements without asides, it reads the pair
-    above as unrelated to "Moved to Dundee for the new job" (1.00), and the statement
-    without the aside as its update (0.95). The record keeps every word."""
-    out = text.rstrip(" .!?")
+    now"): what the relation model reads beside a record. Trained on statements without
+    asides, it reads the pair above as unrelated to "Moved to Dundee for the new job"
+    (1.00), and the statement without the aside as its update (0.95). The record keeps
+    every word."""
+    body = text.rstrip(" .!?")
+    out = body
     while (cut := out.rfind(", ")) > 0:
         head, tail = out[:cut], out[cut + 2:]
         if (_OWN_CLAUSE.match(tail) is not None or _MAY_HOLD_VALUE.search(tail) is not None
                 or len(head.split()) < _ASIDE_HEAD_WORDS):
             break
         out = head
-    return out + text[len(text.rstrip(" .!?")):] if out != text.rstrip(" .!?") else text
+    return text if out == body else out + text[len(body):]
 
 
 def contexts_before(message: str, pieces: Sequence[Piece], words: int = CONTEXT_WORDS
