@@ -25,6 +25,9 @@ VIEW_TABLE: list[tuple[str, View]] = [
     # an ordinal that names a thing is no past wording; the tense decides
     ("Which venue is booked for our first rehearsal?", C),
     ("What was Dana's first car?", H),
+    ("What was my starting salary at the bakery?", H),
+    ("What was the initial quote for the roof?", H),
+    ("What's my starting salary at the new job?", C),
     ("When did Dana first visit Oslo?", H),
     # state-bench templates
     ("Where did Melanie live before moving?", H),

@@ -163,3 +163,14 @@ def test_and_now_before_a_first_person_subject_starts_a_clause() -> None:
 
     assert texts("The gym changed its hours so now I go on Mondays and Wednesdays.") == [
         "The gym changed its hours so now I go on Mondays and Wednesdays."]
+
+
+def test_a_fronted_phrase_stays_with_the_clause_after_its_comma() -> None:
+    # "For the garden shed we're building" says nothing alone: the roof is its fact.
+    assert texts("For the garden shed we're building, the roof is corrugated steel for now.") == [
+        "For the garden shed we're building, the roof is corrugated steel for now."]
+    assert texts("When the twins started school, my hours went down to three days.") == [
+        "When the twins started school, my hours went down to three days."]
+    # A clause of its own before the comma still splits off.
+    assert texts("We repainted the hallway last weekend, the colour is sage green now.") == [
+        "We repainted the hallway last weekend", "the colour is sage green now."]

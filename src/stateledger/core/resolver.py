@@ -139,7 +139,8 @@ def _historical(
     return None
 
 
-_EARLIEST = re.compile(r"\b(?:first|originally|initially|at first|to begin with|earliest|"
+_EARLIEST = re.compile(r"\b(?:first|originally|original|initially|initial|starting|at first|"
+                       r"to begin with|earliest|"
                        r"at the (?:beginning|start)|in the beginning)\b", re.I)
 
 

@@ -111,6 +111,13 @@ _BARE_NUMBER_TAIL = re.compile(
     r"finally|still|left\s+with)\s+)*[$€£]?\d[\d,.]*\s*(?:%|k|kg|lbs?)?"
     r"(?:\s+(?:now|left|total|in\s+total))?\s*[.!?]*$", re.I)
 _FIRST_PERSON_HEAD = re.compile(r"\s*(?:i|we|i'm|we're|i've|we've|i'd|we'd)\b", re.I)
+# A sentence that opens with a fronted phrase or a subordinate clause ("For the inventory
+# app I'm building, the backend is Django"; "Since we moved, the rent is higher") says
+# nothing by itself: the clause after its comma is the statement, and needs it. A
+# hand-written list of English prepositions and subordinators.
+_FRONTED = re.compile(r"\s*(?:for|as\s+for|regarding|about|on|with|when|whenever|if|since|"
+                      r"after|before|once|until|while|although|though|because|whereas)\b",
+                      re.I)
 
 
 def _blank_code(message: str) -> str:
@@ -167,6 +174,9 @@ def _clauses(piece: Piece) -> list[Piece]:
             continue
         if _BARE_NUMBER_TAIL.match(tail):
             continue  # "..., so I'm down to 8": the number counts what the head names
+        if (start == 0 and "," in m.group(0) and not _LEADING_JOINT.match(tail)
+                and _FRONTED.match(head)):
+            continue  # the fronted phrase is the comma splice's context, not a clause
         if _words(head) >= MIN_HEAD_WORDS and _words(tail) >= _least_tail(tail):
             out.append(Piece(head, piece.start + start, piece.start + m.start()))
             start = m.end()
