@@ -684,3 +684,33 @@ def test_a_correction_with_another_number_corrects_what_was_just_said(mem: Memor
     say(mem, (at(1), "Band practice is at 7:30 on Fridays."),
         (at(1), "Scratch that, it's 8:00 on Fridays because the hall is booked earlier."))
     answers(mem, "What time is band practice on Fridays?", "8:00", absent=["7:30"])
+
+
+def test_a_number_aimed_at_and_a_number_reached_stay_two_facts(mem: Memory) -> None:
+    # The model reads a new target as an update of the weight (and a new weight as an
+    # update of the target); a goal and where one stands are two variables.
+    say(mem, (at(1), "I weigh 78 kg right now."),
+        (at(1, 2), "My target is 72 kg by the wedding in August."),
+        (at(3), "Down to 76 kg this week!"),
+        (at(4), "I've moved my target to 70 kg, feeling good."))
+    answers(mem, "How much do I weigh?", "76", absent=["70", "72"])
+    answers(mem, "What is my target weight?", "70", absent=["76"])
+    answers(mem, "What was my starting weight?", "78")
+
+
+def test_a_request_to_the_assistant_is_no_fact(mem: Memory) -> None:
+    # The stance head reads both requests as facts (0.86, 1.00).
+    actions = say(mem, (at(1), "We're going to Iceland in March."),
+                  (at(2), "Can you give me a packing list for a week in Iceland in March?"),
+                  (at(2), "Give me three ideas for a vegetarian lasagne that's under 700 "
+                          "calories."))
+    assert actions[1:] == [Action.NOOP, Action.NOOP]
+    assert [r.text for r in mem.records("alice")] == ["We're going to Iceland in March."]
+
+
+def test_a_pet_rehomed_by_name_is_no_longer_ours(mem: Memory) -> None:
+    # The model reads the rehoming as unrelated to the greyhound (a past statement, filed
+    # in history); it names the dog the record named, and says she is gone.
+    say(mem, (at(1), "We adopted a retired greyhound called Pixel last spring."),
+        (at(6), "We had to rehome Pixel because the new landlord doesn't allow dogs."))
+    assert mem.answer("Do we have a dog?", user_id="alice").value == "No"

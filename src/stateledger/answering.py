@@ -29,7 +29,14 @@ from stateledger.core.cues import question_slots, same_person, with_person_named
 from stateledger.core.evidence_rank import rank_evidence
 from stateledger.core.extract import answer_value, question_shape
 from stateledger.core.model import Answer, Evidence, LinkType, Packet, Record
-from stateledger.core.open_world import COEXIST, END, UNRELATED, closest_reading, readings
+from stateledger.core.open_world import (
+    COEXIST,
+    END,
+    UNRELATED,
+    closest_reading,
+    ends_what_it_names,
+    readings,
+)
 from stateledger.core.packet import PREDECESSOR_LINKS
 from stateledger.core.question import (
     by_name,
@@ -263,9 +270,12 @@ def _follows(model: Relevance, pairs: Sequence[tuple[Evidence, Evidence]]) -> li
     probs = model.pair_relations([_told(a.record) for (a, _), r in zip(pairs, said, strict=True)
                                   for _ in r], [t for r in said for t in r])
     out, start = [], 0
-    for r in said:
+    for (older, newer), r in zip(pairs, said, strict=True):
         closest = closest_reading(probs[start:start + len(r)].tolist())
-        out.append(closest[UNRELATED] <= SURELY_FOLLOWS)
+        # ... or the newer says that something the older names is gone ("We had to put
+        # Shep down" after "I have an old collie called Shep"), as the write path reads it.
+        out.append(closest[UNRELATED] <= SURELY_FOLLOWS
+                   or ends_what_it_names(_told(newer.record), _told(older.record)))
         start += len(r)
     return out
 

@@ -24,9 +24,12 @@ from stateledger.core.model import (
 from stateledger.core.open_world import (
     RELATIONS,
     Stance,
+    aims_at_a_number,
+    asks_for_help,
     checked_relation,
     closest_reading,
     decide_open_world,
+    ends_what_it_names,
     may_share_state,
     readings,
     slot_relation,
@@ -486,3 +489,53 @@ def test_a_correction_right_after_a_record_with_another_number_corrects_it() -> 
     assert decide_open_world(late, FACT, [cand(practice, "unrelated")]).target_id is None
     same = statement("Scratch that, it's 7:30", corrects=True, at=soon)
     assert decide_open_world(same, FACT, [cand(practice, "unrelated")]).action is not Action.REVISE
+
+
+def test_a_number_aimed_at_and_a_number_reached_are_two_variables() -> None:
+    assert aims_at_a_number("We want to hit 500 subscribers by June") is True
+    assert aims_at_a_number("The target for the bake sale is £300") is True
+    assert aims_at_a_number("a 40-hour target") is True
+    assert aims_at_a_number("We're at 320 subscribers") is False
+    assert aims_at_a_number("Smashed my target of 500 subscribers!") is False
+    # Both in one text, or no number: the rule says nothing.
+    assert aims_at_a_number("We're at 320, our target is 500") is None
+    assert aims_at_a_number("My goal is to learn Welsh") is None
+    reached = record("r", "We're at 320 subscribers on the channel")
+    aimed = decide_open_world(statement("I've raised our target to 650 subscribers"), FACT,
+                              [cand(reached, "update")])
+    assert (aimed.action, aimed.target_id) == (Action.APPEND, None)
+    goal = record("g", "Our goal is 500 subscribers by June")
+    now = decide_open_world(statement("Up to 410 subscribers this week"), FACT,
+                            [cand(goal, "update")])
+    assert (now.action, now.target_id) == (Action.APPEND, None)
+    # Two goals, or two counts, are still the model's to relate.
+    moved = decide_open_world(statement("New target: 650 subscribers by June"), FACT,
+                              [cand(goal, "update")])
+    assert (moved.action, moved.target_id) == (Action.REVISE, "g")
+
+
+def test_a_request_to_the_assistant_that_says_nothing_of_the_speaker_is_no_fact() -> None:
+    assert asks_for_help("Could you suggest a vegan curry under 500 calories?")
+    assert asks_for_help("Thanks! Can you show me how to cache that query?")
+    assert not asks_for_help("Can you help me plan the move now that I've sold the flat?")
+    assert not asks_for_help("Our budget is £400, any ideas?")
+    goal = record("g", "I'm trying to eat more plants")
+    request = statement("Could you suggest a vegan curry under 500 calories?", question=True)
+    decided = decide_open_world(request, Stance(fact=0.7, question=0.1),
+                                [cand(goal, "update", 0.95)])
+    assert decided.action is Action.NOOP and "request" in decided.reason
+
+
+def test_a_named_thing_said_to_be_gone_ends_the_record_that_names_it() -> None:
+    assert ends_what_it_names("Sad news, we lost the fight and had to put Biscuit to sleep",
+                              "Our tabby Biscuit is fourteen")
+    assert ends_what_it_names("Velvet Hammers disbanded after the tour",
+                              "I sing in a choir called the Velvet Hammers")
+    # No name of the record's, a place, or no word of being gone: nothing ends.
+    assert not ends_what_it_names("We put down a deposit on a Skoda", "I drive a Skoda Fabia")
+    assert not ends_what_it_names("The bakery in Harrogate shut down", "I live in Harrogate")
+    assert not ends_what_it_names("Biscuit caught a mouse", "Our tabby Biscuit is fourteen")
+    cat = record("c", "Our tabby Biscuit is fourteen")
+    gone = decide_open_world(statement("RIP Biscuit, the house is so quiet"), FACT,
+                             [cand(cat, "same", 0.8)])
+    assert (gone.action, gone.target_id) == (Action.REVISE, "c")

@@ -68,12 +68,19 @@ _WHERE_Q = re.compile(r"^\s*where\b|\b(?:which|what)\s+(?:city|country|town|plac
                       re.I)
 _NEGATION = re.compile(r"\b(?:not|no|never|don't|doesn't|didn't|isn't|wasn't|won't|can't|"
                        r"haven't|hasn't|nor|neither)\b", re.I)
+# Words that say a named thing is gone for good: a pet died or was rehomed, a band or a
+# shop wound up ("RIP Nibbles", "We had to put Shep down", "The Lemon Trees called it a
+# day"). A hand-written reading of English.
+GONE = (r"passed away|died|RIP|rest in peace|put (?:the |our |my )?\w+ (?:down|to sleep)|"
+        r"put to sleep|rehome[ds]?|"
+        r"rehoming|gave (?:\w+ )?away|given (?:\w+ )?away|ran away|called it a day|disbanded|"
+        r"went bust|folded|(?:closed|shut) down")
 # Words that say a state stopped: a hand-written reading of English.
 _ENDED = re.compile(r"\b(?:no longer|any ?more|give up|gave up|given up|giving up|quit|quitting|"
                     r"stop|stopped|stopping|leave|left|cancel(?:l?ed)?|broke up|split up|"
-                    r"passed away|died|lost|sold|got rid of|put (?:down|to sleep)|resigned|"
-                    r"retired|handed in (?:my|his|her|their|our) notice|"
-                    r"(?:closed|shut) down|[a-z]+-free)\b", re.I)
+                    r"lost|sold|got rid of|resigned|retired|"
+                    r"handed in (?:my|his|her|their|our) notice|[a-z]+-free|" + GONE + r")\b",
+                    re.I)
 _NUMBER = re.compile(
     r"(?:(?:about|around|almost|nearly|over|under|more than|less than|at least|roughly)\s+)?"
     r"(?:[$£€]\s?\d[\d,.]*|\d[\d,.]*%?|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|"

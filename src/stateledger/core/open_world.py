@@ -57,6 +57,7 @@ from dataclasses import dataclass, replace
 from datetime import timedelta
 
 from stateledger.core.cues import (
+    NUMBER,
     PRONOUN_SUBJECTS,
     adds_one_more,
     attitude,
@@ -70,7 +71,7 @@ from stateledger.core.cues import (
     scopes,
     without_attitude_words,
 )
-from stateledger.core.extract import content_keys
+from stateledger.core.extract import GONE, content_keys
 from stateledger.core.model import (
     LIVE,
     Action,
@@ -135,6 +136,10 @@ def may_share_state(st: Statement, record: Record) -> bool:
         return False
     # "Sorry, I meant Boulder, not Boston" right after "My brother lives in Boston".
     if st.corrects and timedelta(0) <= st.at - record.valid_from <= CORRECTION_WINDOW:
+        return True
+    # "RIP Nibbles, he had a good long life" ends "We have a hamster called Nibbles",
+    # whoever the pronoun makes its subject.
+    if ends_what_it_names(st.text, record.text):
         return True
     # "She is 89 now": someone the user talked about, not said who; any other person's
     # record may be hers (the relation model and similarity pick which).
@@ -253,7 +258,90 @@ def checked_relation(st: Statement, c: Candidate) -> tuple[float, ...]:
     if c.similarity < SAME_MIN_SIMILARITY and not _shares_content(st.text, c.record.text):
         out[UNRELATED] += out[SAME]
         out[SAME] = 0.0
+    if ends_what_it_names(st.text, c.record.text):
+        # "RIP Nibbles, he had a good long life" after "We have a hamster called Nibbles"
+        # (the model: same 0.85); "We had to rehome Mango" (unrelated 1.00).
+        out[END] += out[UNRELATED] + out[SAME]
+        out[UNRELATED] = out[SAME] = 0.0
+    aims = {aims_at_a_number(st.text), aims_at_a_number(c.record.text)}
+    if aims == {True, False}:
+        # A number aimed at and a number reached are two variables: "I've dropped my goal
+        # to 83 kg" does not update "I'm currently 92 kg" (the model: update 1.00), nor
+        # does "down to 88.5 kg" update "my goal is 80 kg by summer" (0.96).
+        out[UNRELATED] += out[SAME] + out[UPDATE] + out[END]
+        out[SAME] = out[UPDATE] = out[END] = 0.0
     return tuple(out)
+
+
+_GONE = re.compile(rf"\b(?:{GONE})\b", re.I)
+# A capitalised word past a sentence's first: a name ("a hamster called Nibbles", "a band
+# called The Lemon Trees"); and any capitalised word of a statement, whose name may open it.
+_NAME_INSIDE = re.compile(r"(?<!^)(?<![.!?]\s)(?<!\S)(?-i:[A-Z][a-z]+)\b")
+# ... not a place the statement names ("The shop in Leeds closed down" ends no "I live in
+# Leeds").
+_CAPITALISED = re.compile(r"(?<!\bin\s)(?<!\bat\s)(?<!\bnear\s)(?<!\bfrom\s)(?<!\bto\s)"
+                          r"\b(?-i:[A-Z][a-z]+)\b")
+_NOT_NAMES = frozenset({"The", "A", "An", "My", "Our", "We", "He", "She", "They", "It"})
+
+
+def ends_what_it_names(statement: str, record: str) -> bool:
+    """Whether ``statement`` says that something the record names is gone for good ("We had
+    to put Shep down" after "I have an old collie called Shep"): a name of the record's
+    and a word of dying, rehoming or winding up (``extract.GONE``)."""
+    if _GONE.search(statement) is None:
+        return False
+    named = set(_NAME_INSIDE.findall(record)) - _NOT_NAMES
+    return bool(named & set(_CAPITALISED.findall(statement)))
+
+
+# A number framed as what one aims at ("my goal is 80 kg", "aiming for 90% on the final
+# draft", "a $5,000 goal"), unless the goal was reached ("I hit my goal of 80 kg" says
+# where one stands). Hand-written readings of English.
+_AIMS = re.compile(r"\b(?:goals?|targets?|targeting|aims?|aiming|aspires?|aspiring|"
+                   r"(?:hoping|trying|want|wants|wanting|plan|planning)\s+to\s+(?:reach|hit|"
+                   r"get|bring|push))\b", re.I)
+_AIM_AFTER_WORDS = 8  # how far past the aim word its number may come
+# "a $5,000 goal", "a 40-hour weekly target": the number, a unit, then the aim word
+_AIM_BEFORE = re.compile(r"[\w%-]*\s+(?:(?!(?:my|our|your|the|his|her|their)\b)[a-z-]+\s+)?"
+                         r"(?:goals?|targets?)\b", re.I)
+_REACHED = re.compile(r"\b(?:reached|hit|met|achieved|smashed|beat|crossed|made)\s+(?:my|our|"
+                      r"the|that|this)\s+(?:\w+\s+)?(?:goal|target)", re.I)
+
+
+def aims_at_a_number(text: str) -> bool | None:
+    """Whether ``text`` frames its numbers as a goal or target rather than a state reached:
+    True when every number it states is aimed at, False when none is, None when it holds
+    both ("I've saved $3,200, 64% of my $5,000 goal") or no number at all."""
+    numbers = list(NUMBER.finditer(text))
+    if not numbers:
+        return None
+    if _REACHED.search(text):
+        return False
+    aimed: set[int] = set()
+    for m in _AIMS.finditer(text):
+        window = " ".join(text[m.end():].split()[:_AIM_AFTER_WORDS])
+        reach = m.end() + len(window) + 8  # whitespace the join collapsed, roughly
+        aimed |= {n.start() for n in numbers if m.end() <= n.start() < reach}
+    aimed |= {n.start() for n in numbers if _AIM_BEFORE.match(text, n.end())}
+    if not aimed:
+        return False
+    return True if len(aimed) == len(numbers) else None
+
+
+# A request to the assistant that says nothing of the speaker ("Can you give me a lunch
+# idea under 600 calories?"; the stance head: fact 0.66): it asks, it states no fact. One
+# with a first-person clause ("can you help me now that I've moved to Leeds?") is left to
+# the stance head. Hand-written readings of English.
+_REQUEST = re.compile(r"\s*(?:(?:so|ok|okay|also|and|but|hey|hi|thanks|great|now)\W+)*"
+                      r"(?:(?:can|could|would|will)\s+you|(?:please\s+)?(?:give|tell|show|"
+                      r"suggest|recommend|help|explain\s+to)\s+me)\b", re.I)
+_SPEAKER = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|my|mine|we|we're|we've|we'd|our|ours)\b",
+                      re.I)
+
+
+def asks_for_help(text: str) -> bool:
+    """Whether ``text`` is a request to the assistant that says nothing of the speaker."""
+    return _REQUEST.match(text) is not None and _SPEAKER.search(text) is None
 
 
 # A statement that opens by saying its state goes on ("Still Flask though", "and still
@@ -410,6 +498,8 @@ def decide_open_world(st: Statement, stance: Stance, candidates: Sequence[Candid
     candidates = [_within_message(_read(st, c), corrects) for c in candidates]
     # A question can carry a fact ("since my budget went up to $50, what should I buy?"):
     # only the stance says whether it states one, not its question mark.
+    if asks_for_help(st.text):
+        return Decision(Action.NOOP, confidence=1.0, reason="no state content (a request)")
     if stance.fact < t.fact and not _changes_a_live_state(st, stance, candidates, t):
         what = "a question" if stance.question >= t.stance else "chit-chat or a request"
         return Decision(Action.NOOP, confidence=1.0 - stance.fact,
