@@ -714,3 +714,12 @@ def test_a_pet_rehomed_by_name_is_no_longer_ours(mem: Memory) -> None:
     say(mem, (at(1), "We adopted a retired greyhound called Pixel last spring."),
         (at(6), "We had to rehome Pixel because the new landlord doesn't allow dogs."))
     assert mem.answer("Do we have a dog?", user_id="alice").value == "No"
+
+
+def test_a_fact_told_before_a_request_to_the_assistant_is_kept(mem: Memory) -> None:
+    # The stance head reads the whole message as no fact (0.01); the words before the
+    # request state one (1.00).
+    said = mem.add("the guest list is now 140 people, can you help me rethink the seating "
+                   "plan?", user_id="alice", at=at(2))
+    assert said.action is Action.APPEND
+    answers(mem, "How many people are on the guest list?", "140")

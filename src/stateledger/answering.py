@@ -49,6 +49,7 @@ from stateledger.core.question import (
     without_times,
 )
 from stateledger.core.resolver import NOT_IN_MEMORY, resolve_open
+from stateledger.core.segment import before_request, without_request
 
 __all__ = ["BOTH_STATE_IT", "FRAMED_READS", "OTHER_SLOT_WEIGHT", "SLOT_MATCH_RELEVANCE",
            "SURELY_FOLLOWS", "Relevance", "ShippedModels", "answer_from_packet",
@@ -280,6 +281,15 @@ def _follows(model: Relevance, pairs: Sequence[tuple[Evidence, Evidence]]) -> li
     return out
 
 
+def _without_request(text: str) -> list[str]:
+    """``text``'s readings without a trailing request to the assistant: what the request
+    asks about joined to what comes before it, and what comes before it alone
+    (``segment.without_request``, ``segment.before_request``); none without a request."""
+    head = before_request(text)
+    said = without_request(text)
+    return [r for r in dict.fromkeys((said, head)) if r is not None and r != text]
+
+
 def _relevance(model: Relevance | None, asked: Sequence[str], question: str,
                pool: Sequence[Evidence], similarity: Sequence[float]) -> list[float] | None:
     """How likely each pool record states what the question asks (None: no model), the
@@ -294,6 +304,15 @@ def _relevance(model: Relevance | None, asked: Sequence[str], question: str,
     for form in dict.fromkeys(asked):
         idx = [i for i, a in enumerate(asked) if a == form]
         scores[idx] = model.relevance(form, [_told(pool[i].record) for i in idx])
+        # A record that ends in a request to the assistant is read without it too, the
+        # best reading counting: the reranker reads "the guest list is now 140 people, can
+        # you help me rethink the seating plan?" as no answer to "How many guests are
+        # coming?" (0.05), the statement before the request as one (0.99).
+        unasked = [(i, r) for i in idx for r in _without_request(_told(pool[i].record))]
+        if unasked:
+            alone = model.relevance(form, [r for _, r in unasked])
+            for (i, _), x in zip(unasked, alone, strict=True):
+                scores[i] = max(scores[i], x)
         # The records picked above are read after their context too (a call of its own:
         # a batch of longer texts shifts the bfloat16 scores of the records alone by a
         # few thousandths, and some sit at the relevance floor); a context alone is read

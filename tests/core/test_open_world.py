@@ -25,12 +25,12 @@ from stateledger.core.open_world import (
     RELATIONS,
     Stance,
     aims_at_a_number,
-    asks_for_help,
     checked_relation,
     closest_reading,
     decide_open_world,
     ends_what_it_names,
     may_share_state,
+    only_asks,
     readings,
     slot_relation,
     slot_stance,
@@ -515,15 +515,17 @@ def test_a_number_aimed_at_and_a_number_reached_are_two_variables() -> None:
 
 
 def test_a_request_to_the_assistant_that_says_nothing_of_the_speaker_is_no_fact() -> None:
-    assert asks_for_help("Could you suggest a vegan curry under 500 calories?")
-    assert asks_for_help("Thanks! Can you show me how to cache that query?")
-    assert not asks_for_help("Can you help me plan the move now that I've sold the flat?")
-    assert not asks_for_help("Our budget is £400, any ideas?")
+    assert only_asks("Could you suggest a vegan curry under 500 calories?")
+    assert only_asks("Thanks! Can you show me how to cache that query?")
+    assert not only_asks("Can you help me plan the move now that I've sold the flat?")
+    assert not only_asks("Our budget is £400, any ideas?")
     goal = record("g", "I'm trying to eat more plants")
     request = statement("Could you suggest a vegan curry under 500 calories?", question=True)
     decided = decide_open_world(request, Stance(fact=0.7, question=0.1),
                                 [cand(goal, "update", 0.95)])
     assert decided.action is Action.NOOP and "request" in decided.reason
+    assert only_asks("Which is warmer in March, Tenerife or Madeira?")
+    assert not only_asks("Which hotel did we book in Madeira?")
 
 
 def test_a_named_thing_said_to_be_gone_ends_the_record_that_names_it() -> None:
@@ -539,3 +541,14 @@ def test_a_named_thing_said_to_be_gone_ends_the_record_that_names_it() -> None:
     gone = decide_open_world(statement("RIP Biscuit, the house is so quiet"), FACT,
                              [cand(cat, "same", 0.8)])
     assert (gone.action, gone.target_id) == (Action.REVISE, "c")
+
+
+def test_worry_about_a_fact_is_no_hedge_of_it() -> None:
+    rent = record("r", "Our rent is £1,050 a month")
+    worried = statement("I'm a bit worried, the rent is £1,150 from June")
+    decided = decide_open_world(worried, Stance(fact=0.95, hedged=0.8), [cand(rent, "update")])
+    assert (decided.action, decided.target_id) == (Action.REVISE, "r")
+    # A hedge word still hedges, worry or not.
+    unsure = statement("I'm worried the rent might go up to £1,150", hedged=True)
+    assert decide_open_world(unsure, Stance(fact=0.95, hedged=0.8),
+                             [cand(rent, "update")]).action is Action.DEFER_VERIFY

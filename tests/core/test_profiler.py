@@ -27,6 +27,7 @@ VIEW_TABLE: list[tuple[str, View]] = [
     ("What was Dana's first car?", H),
     ("What was my starting salary at the bakery?", H),
     ("What was the initial quote for the roof?", H),
+    ("What have I set aside for the initial planning fees?", N),
     ("What's my starting salary at the new job?", C),
     ("When did Dana first visit Oslo?", H),
     # state-bench templates

@@ -174,3 +174,20 @@ def test_a_fronted_phrase_stays_with_the_clause_after_its_comma() -> None:
     # A clause of its own before the comma still splits off.
     assert texts("We repainted the hallway last weekend, the colour is sage green now.") == [
         "We repainted the hallway last weekend", "the colour is sage green now."]
+
+
+def test_a_request_to_the_assistant_is_read_without_its_frame() -> None:
+    from stateledger.core.segment import before_request, without_request
+
+    told = ("I'm a little anxious about the lease, so can you tell me how the £1,150 rent "
+            "will change my budget?")
+    assert without_request(told) == (
+        "I'm a little anxious about the lease, the £1,150 rent will change my budget.")
+    assert before_request(told) == "I'm a little anxious about the lease."
+    assert before_request("our squad is 14 players now, can you help me pick a formation?") == (
+        "our squad is 14 players now.")
+    # No request, or too little on either side of it: nothing to read apart.
+    assert without_request("The rent is £1,150.") == "The rent is £1,150."
+    assert before_request("The rent is £1,150.") is None
+    assert without_request("Can you help me with that?") == "Can you help me with that?"
+    assert before_request("Thanks, can you help me pick a formation?") is None

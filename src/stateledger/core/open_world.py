@@ -84,7 +84,7 @@ from stateledger.core.model import (
 )
 from stateledger.core.policy import Candidate, Statement, reliability
 from stateledger.core.quantity import Quantity, applied, count_of
-from stateledger.core.segment import without_aside
+from stateledger.core.segment import without_aside, without_request
 from stateledger.core.slots import WILDCARD
 
 RELATIONS: tuple[str, ...] = ("unrelated", "same", "update", "end", "coexist")
@@ -329,21 +329,32 @@ def aims_at_a_number(text: str) -> bool | None:
 
 
 # A request to the assistant that says nothing of the speaker ("Can you give me a lunch
-# idea under 600 calories?"; the stance head: fact 0.66): it asks, it states no fact. One
-# with a first-person clause ("can you help me now that I've moved to Leeds?") is left to
-# the stance head. Hand-written readings of English.
+# idea under 600 calories?"; the stance head: fact 0.66), or a question that names nothing
+# of theirs ("What's the difference between a deck oven and a convection oven?": 0.86):
+# it asks, it states no fact. One with a first-person clause ("can you help me now that
+# I've moved to Leeds?") is left to the stance head. Hand-written readings of English.
 _REQUEST = re.compile(r"\s*(?:(?:so|ok|okay|also|and|but|hey|hi|thanks|great|now)\W+)*"
                       r"(?:(?:can|could|would|will)\s+you|(?:please\s+)?(?:give|tell|show|"
-                      r"suggest|recommend|help|explain\s+to)\s+me)\b", re.I)
+                      r"suggest|recommend|help|explain\s+to)\s+me|"
+                      # ... or a question that asks and names nobody of the speaker's
+                      r"(?=(?:what|what's|how|why|which|is|are|does|do|should)\b.*\?\s*$))\b",
+                      re.I)
 _SPEAKER = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|my|mine|we|we're|we've|we'd|our|ours)\b",
                       re.I)
 
 
-def asks_for_help(text: str) -> bool:
-    """Whether ``text`` is a request to the assistant that says nothing of the speaker."""
+def only_asks(text: str) -> bool:
+    """Whether ``text`` is a request to the assistant, or a question, that says nothing of
+    the speaker."""
     return _REQUEST.match(text) is not None and _SPEAKER.search(text) is None
 
 
+# Worry or curiosity about a fact is no doubt of it ("I'm kinda worried about the estate
+# tax, so can you tell me how the 12% rate will affect my planning": the stance head,
+# hedged 0.79); a hedge word still hedges ("I'm worried we might lose the venue"). A
+# hand-written list of English words.
+_WORRIED = re.compile(r"\b(?:worried|worries|worrying|concerned|nervous|anxious|curious|"
+                      r"wondering|stressed)\b", re.I)
 # A statement that opens by saying its state goes on ("Still Flask though", "and still
 # doing my 6am sessions"); a hand-written reading of English.
 _CONTINUES = re.compile(r"\s*(?:(?:and|but|though)\s+)?still\b(?!\s+(?:not|no|haven't|"
@@ -457,8 +468,13 @@ def readings(text: str) -> list[str]:
     the aside (``segment.without_aside``). The model, trained on statements without asides,
     reads that pair as unrelated to "Moved to Dundee for the new job" (1.00) and the
     statement without its aside as the update (0.95); an aside may also be what names the
-    record's variable ("we've moved to The Old Mill, same date thankfully")."""
-    return list(dict.fromkeys((text, without_aside(text))))
+    record's variable ("we've moved to The Old Mill, same date thankfully"). A statement
+    that carries a request to the assistant is read without the request's frame too
+    (``segment.without_request``): "I'm kinda worried about the estate tax, so can you tell
+    me more about how the 12% rate on assets above $200,000 will affect my planning" reads
+    as unrelated to "my estate tax, which is 15% on assets above $200,000" (0.97), without
+    the frame as its update (0.74)."""
+    return list(dict.fromkeys((text, without_aside(text), without_request(text))))
 
 
 def closest_reading(per_reading: Sequence[Sequence[float]]) -> tuple[float, ...]:
@@ -498,15 +514,17 @@ def decide_open_world(st: Statement, stance: Stance, candidates: Sequence[Candid
     candidates = [_within_message(_read(st, c), corrects) for c in candidates]
     # A question can carry a fact ("since my budget went up to $50, what should I buy?"):
     # only the stance says whether it states one, not its question mark.
-    if asks_for_help(st.text):
-        return Decision(Action.NOOP, confidence=1.0, reason="no state content (a request)")
+    if only_asks(st.text):
+        return Decision(Action.NOOP, confidence=1.0,
+                        reason="no state content (a request or a question)")
     if stance.fact < t.fact and not _changes_a_live_state(st, stance, candidates, t):
         what = "a question" if stance.question >= t.stance else "chit-chat or a request"
         return Decision(Action.NOOP, confidence=1.0 - stance.fact,
                         reason=f"no state content ({what})")
     # A changed value given inside a noun phrase is asserted, whatever the clause around it
     # plans or worries about (``cues.presupposes_change``).
-    hedged = stance.hedged >= t.stance and not presupposes_change(st.text)
+    hedged = (stance.hedged >= t.stance and not presupposes_change(st.text)
+              and (st.hedged or _WORRIED.search(st.text) is None))
     # What the user tells of someone else is all heard from others: "he says" makes
     # "Callum's retrained as a plumber, he says the money's better" no less the user's
     # account of Callum than "My brother Callum works as an electrician" was; "My aunt

@@ -111,10 +111,11 @@ _HINTS: tuple[tuple[str, re.Pattern[str], bool], ...] = (
                        r"convert|converted|quit|quitting|swap|swapped|different"), False),
     # historical: naming an earlier state
     ("historical", _rx(r"used to|use to|in the past|prior to|previously|previous|prior|"
-                       r"formerly|former|originally|original|initial|ex"), True),
+                       r"formerly|former|originally|original|ex"), True),
     # "what was my starting weight?": a past-tense question about the first state ("what's
-    # my starting salary?" asks the present one)
-    ("historical", _rx(r"(?:was|were) (?:my|our|the|his|her|their) starting"), True),
+    # my starting salary?" asks the present one, "the initial patent filing fees" name a
+    # thing)
+    ("historical", _rx(r"(?:was|were) (?:my|our|the|his|her|their) (?:starting|initial)"), True),
     ("historical", _rx(r"before|back then|back in the day|at the time|at that time|"
                        r"initially|at first"), True),
     # historical: past wording without naming an earlier state

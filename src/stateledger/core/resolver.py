@@ -139,9 +139,9 @@ def _historical(
     return None
 
 
-_EARLIEST = re.compile(r"\b(?:first|originally|original|initially|initial|starting|at first|"
-                       r"to begin with|earliest|"
-                       r"at the (?:beginning|start)|in the beginning)\b", re.I)
+_EARLIEST = re.compile(r"\b(?:first|originally|initially|at first|to begin with|earliest|"
+                       r"at the (?:beginning|start)|in the beginning|(?:was|were) (?:my|our|the|"
+                       r"his|her|their) (?:original|initial|starting))\b", re.I)
 
 
 def _nearest_past(question: str, top: Evidence, evidence: Sequence[Evidence]

@@ -285,6 +285,50 @@ def without_aside(text: str) -> str:
     return text if out == body else out + text[len(body):]
 
 
+# A request to the assistant about something the speaker states inside it ("I'm kinda
+# worried about the estate tax, so can you tell me more about how the 12% rate on assets
+# above $200,000 will affect my planning"): the frame up to what it asks about. A
+# hand-written reading of English requests.
+_REQUEST_FRAME = re.compile(
+    r"(?:^|,\s*|\s+)(?:(?:so|and|but)\s+)?(?:can|could|would|will)\s+you\s+(?:please\s+)?"
+    r"(?:tell\s+me(?:\s+more)?(?:\s+about)?|help\s+me(?:\s+(?:understand|figure\s+out|work\s+out|"
+    r"see|plan\s+for|prepare\s+for|with))?|explain(?:\s+to\s+me)?|remind\s+me(?:\s+of)?|"
+    r"walk\s+me\s+through|show\s+me)\s+(?:(?:how|what|why|whether|if|when|where)\s+)?", re.I)
+_REQUEST_TAIL_WORDS = 4  # words what a request asks about needs to state anything
+
+
+def without_request(text: str) -> str:
+    """``text`` with a request frame cut out, the words before it joined to what it asks
+    about ("..., so can you tell me more about how the 12% rate ... will affect my
+    planning" -> "..., the 12% rate ... will affect my planning"): the relation model,
+    trained on plain statements, reads the whole message as unrelated to "my estate tax,
+    which is 15% on assets above $200,000" (0.97), the statement inside it as its update."""
+    m = _REQUEST_FRAME.search(text)
+    if m is None:
+        return text
+    head, tail = text[:m.start()].rstrip(" ,"), text[m.end():].strip()
+    if len(tail.split()) < _REQUEST_TAIL_WORDS:
+        return text
+    tail = tail.rstrip("?").rstrip() + "."
+    return f"{head}, {tail}" if head else tail[0].upper() + tail[1:]
+
+
+_REQUEST_HEAD_WORDS = 3  # words the statement before a request needs to state anything
+
+
+def before_request(text: str) -> str | None:
+    """What ``text`` states before a request frame ("the guest list is now 140 people, can
+    you help me rethink the seating plan?" -> "the guest list is now 140 people."), or None
+    when it holds no request or nothing before it. The stance head, trained on plain
+    statements, reads the whole as no fact (0.01) and the words before the request as one
+    (1.00)."""
+    m = _REQUEST_FRAME.search(text)
+    if m is None:
+        return None
+    head = text[:m.start()].rstrip(" ,")
+    return head + "." if len(head.split()) >= _REQUEST_HEAD_WORDS else None
+
+
 def contexts_before(message: str, pieces: Sequence[Piece], words: int = CONTEXT_WORDS
                     ) -> list[str | None]:
     """For each of ``pieces``, the last ``words`` words of ``message`` before it (code left

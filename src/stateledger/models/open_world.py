@@ -32,6 +32,7 @@ from stateledger.core.open_world import (
     slot_relation,
 )
 from stateledger.core.policy import Candidate, Statement
+from stateledger.core.segment import before_request
 from stateledger.models.relation import STANCES, RelationModel
 
 
@@ -56,7 +57,19 @@ class OpenWorldPolicy:
         return cls(RelationModel.load(), **kwargs)  # type: ignore[arg-type]
 
     def stance_of(self, st: Statement) -> Stance:
-        return _stance(self.model.stances([without_day_words(st.text)])[0])
+        return self._with_request_read(st, _stance(
+            self.model.stances([without_day_words(st.text)])[0]))
+
+    def _with_request_read(self, st: Statement, stance: Stance) -> Stance:
+        """``stance``, or where it finds no fact in a statement that ends in a request to
+        the assistant, the stance of the words before the request
+        (``segment.before_request``) when those state one: a question can carry a fact,
+        and the stance head reads a trailing request as making the whole no fact."""
+        head = before_request(st.text)
+        if head is None or stance.fact >= self.thresholds.fact:
+            return stance
+        said = _stance(self.model.stances([without_day_words(head)])[0])
+        return said if said.fact >= self.thresholds.fact else stance
 
     def pool(self, st: Statement, candidates: Sequence[Candidate]) -> list[Candidate]:
         """The candidates worth asking about: live or pending (or retired by an earlier
@@ -95,7 +108,8 @@ class OpenWorldPolicy:
         # contradicted, however dissimilar), the pooled ones with their relations.
         annotated = [replace(c, relation=judged[id(c)]) if id(c) in judged else c
                      for c in candidates]
-        return decide_open_world(statement, _stance(probs), annotated, t)
+        return decide_open_world(statement, self._with_request_read(statement, _stance(probs)),
+                                 annotated, t)
 
 
 def _stance(probs: Iterable[float]) -> Stance:
