@@ -302,7 +302,7 @@ def ends_what_it_names(statement: str, record: str) -> bool:
 _AIMS = re.compile(r"\b(?:goals?|targets?)\b", re.I)
 _PLANS = re.compile(r"\b(?:(?:want|wants|wanting|hope|hoping|try|trying|plan|planning|aim|aims|"
                     r"aiming|going)\s+to|aim(?:ing)?\s+for)\b", re.I)
-_AIM_AFTER_WORDS = 8  # how far past the aim word its number may come
+_AIM_AFTER = re.compile(r"(?:\s*\S+){0,8}")  # how far past the aim word its number may come
 # "a $5,000 goal", "a 40-hour weekly target": the number, a unit, then the aim word
 _AIM_BEFORE = re.compile(r"[\w%-]*\s+(?:(?!(?:my|our|your|the|his|her|their)\b)[a-z-]+\s+)?"
                          r"(?:goals?|targets?)\b", re.I)
@@ -322,9 +322,9 @@ def aims_at_a_number(text: str) -> bool | None:
         return False
     aimed: set[int] = set()
     for m in _AIMS.finditer(text):
-        window = " ".join(text[m.end():].split()[:_AIM_AFTER_WORDS])
-        reach = m.end() + len(window) + 8  # whitespace the join collapsed, roughly
-        aimed |= {n.start() for n in numbers if m.end() <= n.start() < reach}
+        reach = _AIM_AFTER.match(text, m.end())
+        assert reach is not None  # the pattern matches the empty string
+        aimed |= {n.start() for n in numbers if m.end() <= n.start() < reach.end()}
     aimed |= {n.start() for n in numbers if _AIM_BEFORE.match(text, n.end())}
     if not aimed:
         return None if _PLANS.search(text) else False
@@ -515,8 +515,10 @@ def decide_open_world(st: Statement, stance: Stance, candidates: Sequence[Candid
     stance = slot_stance(st, stance)
     corrects = stance.correction >= t.stance
     candidates = [_within_message(_read(st, c), corrects) for c in candidates]
-    # A question can carry a fact ("since my budget went up to $50, what should I buy?"):
-    # only the stance says whether it states one, not its question mark.
+    # A request or a question that names nothing of the speaker's states nothing
+    # (``only_asks``). Any other question can carry a fact ("since my budget went up to
+    # $50, what should I buy?"): only the stance says whether it states one, not its
+    # question mark.
     if only_asks(st.text):
         return Decision(Action.NOOP, confidence=1.0,
                         reason="no state content (a request or a question)")

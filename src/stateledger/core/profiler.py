@@ -68,6 +68,12 @@ _STATE_VERBS = (
 )
 
 
+# A past-tense question about the first state by an adjective: "what was my starting
+# weight?", "what was the original venue?" ("what's my starting salary?" asks the present
+# one; "the initial patent filing fees" name a thing). A hand-written reading of English.
+FIRST_STATE = r"(?:was|were) (?:my|our|the|his|her|their) (?:original|initial|starting)"
+
+
 def _rx(pattern: str) -> re.Pattern[str]:
     return re.compile(rf"\b(?:{pattern})\b")
 
@@ -112,10 +118,7 @@ _HINTS: tuple[tuple[str, re.Pattern[str], bool], ...] = (
     # historical: naming an earlier state
     ("historical", _rx(r"used to|use to|in the past|prior to|previously|previous|prior|"
                        r"formerly|former|originally|original|ex"), True),
-    # "what was my starting weight?": a past-tense question about the first state ("what's
-    # my starting salary?" asks the present one, "the initial patent filing fees" name a
-    # thing)
-    ("historical", _rx(r"(?:was|were) (?:my|our|the|his|her|their) (?:starting|initial)"), True),
+    ("historical", _rx(FIRST_STATE), True),
     ("historical", _rx(r"before|back then|back in the day|at the time|at that time|"
                        r"initially|at first"), True),
     # historical: past wording without naming an earlier state

@@ -49,7 +49,7 @@ from stateledger.core.extract import content_keys
 from stateledger.core.labels import EVOLUTION_LINKS, check_at
 from stateledger.core.model import Evidence, Label, LinkType, Status, View
 from stateledger.core.packet import PREDECESSOR_LINKS
-from stateledger.core.profiler import asks_prior_state, profile_query
+from stateledger.core.profiler import FIRST_STATE, asks_prior_state, profile_query
 from stateledger.core.quantity import count_of
 from stateledger.core.question import (
     answer_kind,
@@ -140,8 +140,8 @@ def _historical(
 
 
 _EARLIEST = re.compile(r"\b(?:first|originally|initially|at first|to begin with|earliest|"
-                       r"at the (?:beginning|start)|in the beginning|(?:was|were) (?:my|our|the|"
-                       r"his|her|their) (?:original|initial|starting))\b", re.I)
+                       r"at the (?:beginning|start)|in the beginning|" + FIRST_STATE + r")\b",
+                       re.I)
 
 
 def _nearest_past(question: str, top: Evidence, evidence: Sequence[Evidence]

@@ -31,6 +31,9 @@ upped the budget to £18,500" -> "we've upped the budget to £18,500.").
 ``without_aside`` reads one more thing off clause shape: a statement's trailing comma
 segments that are no clause of their own and hold no value ("..., closer to my partner's
 family"), which the relation model reads beside a record with and without.
+``without_request`` and ``before_request`` read a request to the assistant off a statement
+("..., so can you tell me how the 12% rate will affect my planning"): what it asks about
+joined to what comes before it, and what comes before it alone.
 """
 
 from __future__ import annotations

@@ -8,8 +8,9 @@ candidate records (the statement read as naming the record's person where it say
 ``core.open_world``. Records in history (but those an earlier statement of the same
 message retired), and records of someone else (``may_share_state``), are never asked
 about. Both questions go through one batched
-forward (the statement alone, and at most ``max_pairs`` (record, statement) pairs, twice
-over when the statement ends in an aside, ``core.open_world.readings``): on a
+forward (the statement alone, and at most ``max_pairs`` (record, statement) pairs, once per
+reading of the statement: with and without a trailing aside or a request's frame,
+``core.open_world.readings``): on a
 CPU a forward over a few short texts costs about what one costs, since streaming the
 weights dominates.
 """
@@ -28,6 +29,7 @@ from stateledger.core.open_world import (
     closest_reading,
     decide_open_world,
     may_share_state,
+    only_asks,
     readings,
     slot_relation,
 )
@@ -90,7 +92,9 @@ class OpenWorldPolicy:
 
     def _judged(self, statement: Statement, candidates: list[Candidate]) -> Decision:
         t = self.thresholds
-        pool = self.pool(statement, candidates)
+        # A request or a question that states nothing is a noop whatever its pairs read
+        # (``core.open_world.only_asks``): no pair is worth a row of the forward.
+        pool = [] if only_asks(statement.text) else self.pool(statement, candidates)
         text = statement.first_person_text or statement.text
         # A statement told by a pronoun is read beside each record as naming its person,
         # and with and without a trailing aside (``core.open_world.readings``): the reading
