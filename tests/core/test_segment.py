@@ -160,6 +160,13 @@ def test_a_plan_or_guess_joined_to_a_fact_is_its_own_statement() -> None:
     assert stays_whole("Our tortoise is forty and will probably outlive us all.")
 
 
+def test_may_before_a_number_is_the_month_not_a_modal() -> None:
+    assert stays_whole("I ran four half marathons between March 3 and May 19, which felt like a lot"
+                       " for my first season.")
+    assert texts("I'm learning Italian on my commute and may try Portuguese next year.") == [
+        "I'm learning Italian on my commute", "may try Portuguese next year."]
+
+
 def test_and_now_before_a_first_person_subject_starts_a_clause() -> None:
     assert texts("Ines moved out in May and now I live with my cousin Aled.") == [
         "Ines moved out in May", "now I live with my cousin Aled."]

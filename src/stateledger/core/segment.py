@@ -76,11 +76,12 @@ _ABBREVIATIONS = frozenset((
 _SENTENCE_END = re.compile(r"""(?<=[.!?])["')\]]*\s+(?=["'(\[]?[A-Z0-9])""")
 _CLAUSE_JOINT = re.compile(
     r";\s+|\s+[-–—]\s+|,?\s+(?=(?:but|and|so|because|although|though|while|whereas|plus)\s+"
+    # "May" before a number is the month ("between April 25 and May 1"), not a modal.
     # "and now I ..." starts a clause; "so now I ..." keeps the change with its cause ("The
     # climbing gym changed its hours so now I go Mondays").
     r"(?:(?<=\band\s)(?:now|then)\s+(?=(?:i|we|i'm|we're|i've|we've)\b))?"
     r"(?:i|we|i'm|we're|i've|we've|my|our|it|it's|they|he|she|the|this|that|there|"
-    r"still|also|might|may|will|could|should|probably|maybe)\s+\w)"
+    r"still|also|might|may(?!\s+\d)|will|could|should|probably|maybe)\s+\w)"
     # A comma splice: a new subject with its verb after a comma ("we moved the API to
     # Fly.io, the monthly budget is now $4,000"); and a request tacked on ("..., and can
     # you help me with ...").
@@ -104,7 +105,8 @@ _AND_SUBJECT = re.compile(r"and\s+(?:i|we|me)\b", re.I)
 # An elided subject: "and still ...", or a modal that plans or guesses ("we've bumped the
 # budget up to $7,200 and might add a third week": the plan is no part of the budget).
 _ELIDED = re.compile(r"(?:but|and|so|because|although|though|while|whereas|plus)\s+"
-                     r"(?:still|also|might|may|will|could|should|probably|maybe)\b", re.I)
+                     r"(?:still|also|might|may(?!\s+\d)|will|could|should|probably|maybe)\b",
+                     re.I)
 # A clause that holds nothing but a number ("..., so I'm down to 8", "and we're at 12
 # now") names nothing of its own: cut off, "I'm down to 8" is about nothing. A hand-written
 # pattern of English (pronoun, copula, particles, a number).
