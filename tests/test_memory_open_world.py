@@ -723,3 +723,33 @@ def test_a_fact_told_before_a_request_to_the_assistant_is_kept(mem: Memory) -> N
                    "plan?", user_id="alice", at=at(2))
     assert said.action is Action.APPEND
     answers(mem, "How many people are on the guest list?", "140")
+
+
+def test_a_new_value_given_inside_a_worry_updates_the_old_one(mem: Memory) -> None:
+    # Read whole, the worry around the changed value hides it from the relation model (the
+    # timeline was appended beside the old one; the grant's old value was answered); the
+    # noun phrase that presupposes the change is read on its own too.
+    say(mem, (at(1, 5), "I'm honestly unsure whether the 12-week timeline for the bathroom "
+                        "renovation leaves room for tiling, any thoughts?"),
+        (at(1, 5), "I'm honestly unsure whether the revised timeline of 15 weeks for the "
+                   "bathroom renovation will still clash with our holiday, what should I ask "
+                   "the builder?"))
+    answers(mem, "How long will the bathroom renovation take?", "15 weeks", absent=["12-week"])
+    say(mem, (at(6), "I'm kinda worried about the £3,000 grant for the community mural "
+                     "project, will it be enough to pay the artists through September?"),
+        (at(6), "I'm kinda worried that with the increased grant of £4,200 through "
+                "September, I still might not afford the extra scaffolding, what can I do?"))
+    answers(mem, "How much is the grant for the community mural project?", "4,200",
+            absent=["3,000"])
+
+
+def test_a_firm_new_value_settles_a_hedged_claim(mem: Memory) -> None:
+    # The unsure date waited in pending; the firm one is the plumber's date now, and the
+    # unsure one leaves pending for history rather than waiting there for a confirmation.
+    say(mem, (at(5, 2), "I think the plumber is coming on the 14th, but I'm not totally sure."),
+        (at(5, 3), "I keep a spare key under the blue flowerpot by the door."),
+        (at(5, 5), "The plumber's visit got moved to the 19th."))
+    assert mem.records("alice", Ledger.PENDING) == []
+    claim = next(r for r in mem.records("alice", "all") if "14th" in r.text)
+    assert claim.status is Status.SUPERSEDED and claim.linked(LinkType.SUPERSEDED_BY)
+    answers(mem, "When is the plumber coming?", "19th", absent=["14th"])

@@ -631,6 +631,27 @@ def test_a_changed_value_inside_a_noun_phrase_is_given_not_hedged() -> None:
         assert not cues.presupposes_change(text), text
 
 
+def test_what_a_statement_takes_as_given_is_read_on_its_own() -> None:
+    # Each runs to the next comma, clause joint or sentence end; thousands and decimals
+    # inside a value do not end it.
+    assert cues.presupposed(
+        "Honestly I'm stressed that with the raised rent of £1,450 a month, we can't save "
+        "anything, any tips?") == ["the raised rent of £1,450 a month"]
+    assert cues.presupposed(
+        "I doubt I'll make our rescheduled 9.30 standup and I told the team") == [
+        "our rescheduled 9.30 standup"]
+    # A change told as a noun, and a clause given as known.
+    assert cues.presupposed("Thinking about speed, including the drop in page load time to "
+                            "about 1.8 seconds, what else should I profile?") == [
+        "the drop in page load time to about 1.8 seconds"]
+    assert cues.presupposed("How do I build on the fact that our newsletter hit 3,000 "
+                            "subscribers when I pitch sponsors?") == [
+        "our newsletter hit 3,000 subscribers"]
+    assert cues.presupposed("I might get the new Pixel 9 next month") == []
+    # A statement that is the phrase and nothing more needs no second reading.
+    assert cues.presupposed("The new rent of 1,250 a month.") == []
+
+
 def test_a_long_run_of_openers_is_read_in_linear_time() -> None:
     # A user may send "so, so, so, ..." (or a long chain of "ok:"): the subject reading must
     # not backtrack over every way to split the openers. In a subprocess, so a regression

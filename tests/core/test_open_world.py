@@ -185,6 +185,40 @@ def test_a_pending_claim_is_confirmed_against_the_state_live_now() -> None:
     assert (denied.action, denied.resolves_id) == (Action.REJECT_CONFLICT, "stripe")
 
 
+def test_a_firm_new_value_of_a_hedged_claim_settles_it() -> None:
+    """A hedged claim with no live rival, then a first-hand statement of a new value for
+    it: the statement is the live state and the claim retires into its history
+    (superseded by it, not verified), rather than revising a live record the model finds
+    only weakly related."""
+    claim = record("claim", "I think my visa interview is on March 3, not sure though",
+                   status=Status.PENDING)
+    weak = record("notes", "I keep all my travel documents in one folder")
+    st = statement("The visa interview got moved to March 17")
+    barely = Candidate(weak, 0.6, relation=(0.45, 0.0, 0.55, 0.0, 0.0))
+    d = decide_open_world(st, FACT, [cand(claim, "update", p=0.9), barely])
+    assert (d.action, d.relation, d.target_id, d.resolves_id) == (
+        Action.APPEND, Relation.SUPERSEDE, None, "claim")
+    after = apply_diff({"claim": claim}, execute(d, record("new", st.text, at=st.at),
+                                                 {"claim": claim}))
+    assert after["claim"].status is Status.SUPERSEDED and after["new"].status is Status.ACTIVE
+    assert after["new"].linked(LinkType.SUPERSEDES) == ["claim"]
+    assert check_invariants(list(after.values())) == []
+    # A live record about as related keeps the decision with the live rules; so does a
+    # hedged statement, and a claim that stands against a live record of its own.
+    close = decide_open_world(st, FACT, [cand(claim, "update", p=0.9),
+                                         cand(weak, "update", p=0.8)])
+    assert (close.action, close.target_id) == (Action.REVISE, "notes")
+    unsure = decide_open_world(statement("The visa interview might move to March 17",
+                                         hedged=True), Stance(fact=0.9, hedged=0.9),
+                               [cand(claim, "update", p=0.9)])
+    assert unsure.action is Action.DEFER_VERIFY
+    rival = record("live", "My visa interview is on March 3")
+    contested = replace(claim, links=(Link("claim", "live", LinkType.CONTRADICTS),))
+    against = decide_open_world(st, FACT, [cand(contested, "update", p=0.9),
+                                           cand(rival, "update", p=0.6)])
+    assert (against.action, against.target_id) == (Action.REVISE, "live")
+
+
 def test_backfill_places_an_earlier_state_between_its_neighbours() -> None:
     t = [T0 + timedelta(days=d) for d in (0, 100, 200)]
     first = record("a", "I lived in Boston", status=Status.SUPERSEDED, at=t[0],
@@ -458,6 +492,9 @@ def test_a_statement_is_read_whole_and_without_its_aside() -> None:
     assert readings("I'm in Bath now, closer to the grandkids.") == [
         "I'm in Bath now, closer to the grandkids.", "I'm in Bath now."]
     assert readings("I live in Bath.") == ["I live in Bath."]
+    # ... and as the noun phrase that presupposes a changed value, when it holds one.
+    assert readings("Bit nervous I'll miss the new May 9 submission date, any tips?")[-1] == (
+        "the new May 9 submission date")
     assert closest_reading([(0.9, 0.0, 0.1, 0.0, 0.0), (0.1, 0.0, 0.9, 0.0, 0.0)]) == (
         0.1, 0.0, 0.9, 0.0, 0.0)
 

@@ -667,6 +667,43 @@ def presupposes_change(text: str) -> bool:
     return _PRESUPPOSED_CHANGE.search(text) is not None
 
 
+# Where a presupposed phrase or clause ends: a comma, a clause joint, the sentence end.
+_PHRASE_END = re.compile(r"\s*(?:[;:?!]|,(?!\d)|\.(?:\s|$)|\s[-–—]\s|\s(?:and|but|so|which|that|"
+                         r"because|while|if|when|can|could|would|will)\b|$)", re.I)
+# A clause given as known ("how can I use the fact that I secured 5 interviews"), and a
+# change told as a noun ("the reduction of the API response time to around 250ms"). A
+# hand-written table of English factive frames and change nouns.
+_FACTIVE = re.compile(r"\b(?:the\s+fact\s+that|given\s+that|now\s+that|considering\s+that|"
+                      r"seeing\s+that|knowing\s+that)\s+(?=\w)", re.I)
+_CHANGE_NOUN = re.compile(
+    r"\b(?:the|my|our)\s+(?:reduction|increase|decrease|drop|rise|cut|jump|change|shift|move|"
+    r"switch|extension|improvement)\s+(?:of|in)\s+(?:[\w'-]+\s+){0,6}?(?:to|from)\s+"
+    r"(?:(?:around|about|roughly|approximately|just|only)\s+)?[$€£]?\d", re.I)
+
+
+def _to_phrase_end(text: str, start: int, after: int) -> str:
+    end = _PHRASE_END.search(text, after)
+    return text[start:end.start() if end is not None else len(text)].strip()
+
+
+def presupposed(text: str) -> list[str]:
+    """The phrases and clauses in which ``text`` takes a state as given, each to its end:
+    a changed value inside a noun phrase ("I'm worried that with the increased budget
+    allocation to $8,000 through August, I might ..." -> "the increased budget allocation
+    to $8,000 through August"), a change told as a noun ("the reduction of the API
+    response time to around 250ms") and a clause after a factive frame ("how can I use the
+    fact that I secured 5 interviews" -> "I secured 5 interviews"). The relation model,
+    trained on plain statements, reads the worry or the request around them as unrelated
+    to "the $7,000 budget for prototype refinement" (0.54), the phrase alone as its update
+    (0.94). Empty when there is none, or it is the whole of ``text``."""
+    found = [_to_phrase_end(text, m.start(), m.end())
+             for pattern in (_PRESUPPOSED_CHANGE, _CHANGE_NOUN)
+             for m in pattern.finditer(text)]
+    found += [_to_phrase_end(text, m.end(), m.end()) for m in _FACTIVE.finditer(text)]
+    whole = text.strip(" .!?")
+    return [p for p in dict.fromkeys(found) if p and p != whole and len(p.split()) >= 2]
+
+
 def with_person_named(text: str, subject: str, as_in: str = "") -> str:
     """``text`` with its subject pronoun ("He moved to Glasgow") replaced by how a record
     names ``subject`` ("My brother moved to Glasgow" for ``brother``, "Mia is 7" for

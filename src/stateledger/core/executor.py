@@ -159,9 +159,12 @@ def execute(decision: Decision, candidate: Record, state: Mapping[str, Record]) 
         links.append(Link(new.id, target.id, LinkType.SUPERSEDES))
     if resolves is not None:
         # Confirmation: the new record carries the state; the pending claim retires into
-        # history, linked as verified by it.
+        # history, linked as verified by it, or as superseded where the new record gives
+        # the claim's variable a new value of its own.
         updates.append(_change(resolves, Status.SUPERSEDED, new.valid_from))
-        links.append(Link(new.id, resolves.id, LinkType.VERIFIES))
+        settles = target is None and relation is Relation.SUPERSEDE
+        links.append(Link(new.id, resolves.id,
+                          LinkType.SUPERSEDES if settles else LinkType.VERIFIES))
 
     if target is not None:
         if relation is Relation.TRANSITION:

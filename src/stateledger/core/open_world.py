@@ -65,6 +65,7 @@ from stateledger.core.cues import (
     names_subject,
     numbers_in,
     opens_with_report,
+    presupposed,
     presupposes_change,
     same_person,
     same_value,
@@ -103,6 +104,9 @@ class Stance:
     transition: float = 0.0
     correction: float = 0.0
     ending: float = 0.0
+
+
+PENDING_MARGIN = 0.2  # how much more related a claim must be than any live record
 
 
 @dataclass(frozen=True)
@@ -476,8 +480,12 @@ def readings(text: str) -> list[str]:
     (``segment.without_request``): "I'm kinda worried about the estate tax, so can you tell
     me more about how the 12% rate on assets above $200,000 will affect my planning" reads
     as unrelated to "my estate tax, which is 15% on assets above $200,000" (0.97), without
-    the frame as its update (0.74)."""
-    return list(dict.fromkeys((text, without_aside(text), without_request(text))))
+    the frame as its update (0.74). A statement that presupposes a changed value inside a
+    noun phrase, a change told as a noun or a clause after "the fact that" is read as that
+    phrase too (``cues.presupposed``): the worry or request around "the increased budget
+    allocation to $8,000" hides the update."""
+    return list(dict.fromkeys((text, without_aside(text), without_request(text),
+                               *presupposed(text))))
 
 
 def closest_reading(per_reading: Sequence[Sequence[float]]) -> tuple[float, ...]:
@@ -567,6 +575,10 @@ def decide_open_world(st: Statement, stance: Stance, candidates: Sequence[Candid
             decided = _resolve_pending(st, c, live, every_live, r_new, p)
             if decided is not None:
                 return decided
+    if related and not (hedged or reported or past):
+        decided = _settles_pending(st, related, every_live, r_new)
+        if decided is not None:
+            return decided
     # A retired record comes after every live one: a live record the statement updates is
     # the state it replaces (the one that retired it, "I moved out of Boston" before "I
     # live in Denver now", keeps its chain one line).
@@ -649,6 +661,30 @@ def _resolve_pending(st: Statement, pending: Candidate, live: list[Candidate],
                         target.record.id if target else None, claim.id, rho=-r_new,
                         confidence=p, reason=f"denies the pending claim {claim.id}")
     return None
+
+
+def _settles_pending(st: Statement, related: Sequence[tuple[float, Candidate]],
+                     every_live: Sequence[Candidate], r_new: float) -> Decision | None:
+    """A first-hand statement that gives a new value (a number or date the claim does not
+    hold) of a pending claim's variable, where that claim is what it relates to most ("I
+    just found out the deadline was extended to May 20" after the hedged "I'm not sure I'm
+    ready, with the application deadline being May 10"): the statement is the variable's
+    live state and the claim retires into its history. Not where the claim stands against
+    a live record (``_resolve_pending`` and the live rules decide that), nor where a live
+    record relates about as much: a claim outranks a live state only by being clearly the
+    closer."""
+    p, top = related[0]
+    if top.record.status is not Status.PENDING or _kind(top) != UPDATE:
+        return None
+    claim = top.record
+    if not numbers_in(st.text) - numbers_in(claim.text):
+        return None  # no value of its own to give ("the quote came in higher")
+    if any(c.record.id in claim.linked() for c in every_live):
+        return None
+    if any(c.record.status in LIVE and q >= p - PENDING_MARGIN for q, c in related[1:]):
+        return None
+    return Decision(Action.APPEND, Relation.SUPERSEDE, None, claim.id, rho=r_new,
+                    confidence=p, reason=f"gives a new value of the pending claim {claim.id}")
 
 
 def _against_live(st: Statement, c: Candidate, r_new: float, *, hedged: bool, reported: bool,

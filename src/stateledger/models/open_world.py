@@ -20,7 +20,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
-from stateledger.core.cues import with_person_named, without_day_words
+import numpy as np
+
+from stateledger.core.cues import presupposed, with_person_named, without_day_words
 from stateledger.core.model import LIVE, Decision, Status
 from stateledger.core.open_world import (
     RELATIONS,
@@ -100,13 +102,24 @@ class OpenWorldPolicy:
         # and with and without a trailing aside (``core.open_world.readings``): the reading
         # that relates it more counts. A shorter reading leaves the batch's width, and so
         # the full reading, as it was. The stance reads every word.
-        said = readings(text)
+        phrases = presupposed(text)
+        said = [r for r in readings(text) if r not in phrases]
         probs, relations = self.model.judge(
             text, [c.record.text for _ in said for c in pool],
             stance_text=without_day_words(text),
             paired=[with_person_named(r, c.record.subject, c.record.text)
                     for r in said for c in pool])
         per_reading = relations.reshape(len(said), len(pool), len(RELATIONS))
+        if phrases and pool:
+            # The phrases are read in a forward of their own, each pair masked to its own
+            # tokens: in the batch above a few words padded to the width of whole
+            # sentences read as unrelated whatever they say.
+            alone = self.model.pair_relations(
+                [c.record.text for _ in phrases for c in pool],
+                [with_person_named(r, c.record.subject, c.record.text)
+                 for r in phrases for c in pool])
+            per_reading = np.concatenate(
+                [per_reading, alone.reshape(len(phrases), len(pool), len(RELATIONS))], axis=0)
         judged = {id(c): closest_reading(per_reading[:, i].tolist()) for i, c in enumerate(pool)}
         # Every candidate goes to the rules (a confirmation needs the live record its claim
         # contradicted, however dissimilar), the pooled ones with their relations.
