@@ -12,7 +12,9 @@ forward (the statement alone, and at most ``max_pairs`` (record, statement) pair
 reading of the statement: with and without a trailing aside or a request's frame,
 ``core.open_world.readings``): on a
 CPU a forward over a few short texts costs about what one costs, since streaming the
-weights dominates.
+weights dominates. What a statement takes as given (``cues.presupposed``: "the increased
+budget of $8,000" inside a worry) is read beside each record in a second forward, with
+each pair's padding masked.
 """
 
 from __future__ import annotations
