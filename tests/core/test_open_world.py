@@ -532,6 +532,11 @@ def test_a_number_aimed_at_and_a_number_reached_are_two_variables() -> None:
     assert aims_at_a_number("Our goal is 500 subscribers by June") is True
     assert aims_at_a_number("The target for the bake sale is £300") is True
     assert aims_at_a_number("a 40-hour target") is True
+    # The deadline a goal is set for is the goal's, however far past the aim word.
+    assert aims_at_a_number("I've set a goal of cutting my screen time by 40% within 6 weeks,"
+                            " wish me luck") is True
+    assert aims_at_a_number("Our goal for the choir fundraiser is £2,000 raised by the end of"
+                            " the spring term, before March 28") is True
     assert aims_at_a_number("We're at 320 subscribers") is False
     assert aims_at_a_number("Smashed my target of 500 subscribers!") is False
     # Both in one text, a plan told with a verb (a hedge of the state itself), or no

@@ -87,6 +87,7 @@ from stateledger.core.policy import Candidate, Statement, reliability
 from stateledger.core.quantity import Quantity, applied, count_of
 from stateledger.core.segment import without_aside, without_request
 from stateledger.core.slots import WILDCARD
+from stateledger.core.timeexpr import MONTH_NAME
 
 RELATIONS: tuple[str, ...] = ("unrelated", "same", "update", "end", "coexist")
 UNRELATED, SAME, UPDATE, END, COEXIST = range(len(RELATIONS))
@@ -310,6 +311,12 @@ _AIM_AFTER = re.compile(r"(?:\s*\S+){0,8}")  # how far past the aim word its num
 # "a $5,000 goal", "a 40-hour weekly target": the number, a unit, then the aim word
 _AIM_BEFORE = re.compile(r"[\w%-]*\s+(?:(?!(?:my|our|your|the|his|her|their)\b)[a-z-]+\s+)?"
                          r"(?:goals?|targets?)\b", re.I)
+# The deadline a goal is set for ("... by 30% within 3 months", "... 80 kg by June 1, 2025"):
+# past an aimed number, its numbers are the goal's too.
+_AIM_DEADLINE = re.compile(
+    r"\b(?:within|in|over|by|before|until)\s+(?:the\s+next\s+|about\s+|around\s+)?"
+    r"(?:\d[\d,.]*\s+(?:days?|weeks?|months?|years?)\b|" + MONTH_NAME +
+    r"\.?\s+\d{1,2}(?:st|nd|rd|th)?\b(?:,?\s+\d{4}\b)?|\d{4}\b)", re.I)
 _REACHED = re.compile(r"\b(?:reached|hit|met|achieved|smashed|beat|crossed|made)\s+(?:my|our|"
                       r"the|that|this)\s+(?:\w+\s+)?(?:goal|target)", re.I)
 
@@ -330,6 +337,10 @@ def aims_at_a_number(text: str) -> bool | None:
         assert reach is not None  # the pattern matches the empty string
         aimed |= {n.start() for n in numbers if m.end() <= n.start() < reach.end()}
     aimed |= {n.start() for n in numbers if _AIM_BEFORE.match(text, n.end())}
+    if aimed:
+        first = min(aimed)
+        for d in _AIM_DEADLINE.finditer(text, first):
+            aimed |= {n.start() for n in numbers if d.start() <= n.start() < d.end()}
     if not aimed:
         return None if _PLANS.search(text) else False
     return True if len(aimed) == len(numbers) else None
