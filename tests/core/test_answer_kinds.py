@@ -620,7 +620,10 @@ def test_a_value_narrowed_to_a_time_or_occasion_is_scoped() -> None:
 def test_a_changed_value_inside_a_noun_phrase_is_given_not_hedged() -> None:
     for text in ("I'm thinking of repainting the hall with my raised decorating budget of £900",
                  "I'm nervous I won't hit the new June 3 launch date",
-                 "not sure how to spend the increased grant of $12,000 yet"):
+                 "not sure how to spend the increased grant of $12,000 yet",
+                 # a change noun: "the increase of ... to", "the cut in ... to"
+                 "I'm anxious that even after the increase of the club's budget to £850 we "
+                 "could run short", "worried the cut in my hours to 22 a week might hurt"):
         assert cues.presupposes_change(text), text
     # A hedge of the value itself stays a hedge.
     for text in ("maybe my new rent will be $1,200", "I might get a new laptop",

@@ -663,8 +663,11 @@ def without_day_words(text: str) -> str:
 
 
 def presupposes_change(text: str) -> bool:
-    """Whether ``text`` states a changed value as given, inside a noun phrase."""
-    return _PRESUPPOSED_CHANGE.search(text) is not None
+    """Whether ``text`` states a changed value as given, inside a noun phrase: by a change
+    adjective ("the increased budget of $850") or a change noun ("the increase of the
+    budget to $850")."""
+    return (_PRESUPPOSED_CHANGE.search(text) is not None
+            or _CHANGE_NOUN.search(text) is not None)
 
 
 # Where a presupposed phrase or clause ends: a comma, a clause joint, the sentence end.
