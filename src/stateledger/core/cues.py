@@ -29,7 +29,7 @@ from stateledger.core.timeexpr import MONTH_NAME, TODAY
 
 __all__ = ["SLOT_PATTERNS", "Cues", "Mention", "SlotPattern", "adds_one_more", "analyse",
            "attitude", "canonical_role", "kinds", "mentions", "names_a_reporter",
-           "names_subject", "numbers_in", "opens_with_report",
+           "names_subject", "numbers_in", "opens_with_report", "presupposed",
            "presupposes_change", "question_slots", "same_person", "same_value", "scopes",
            "subject_words", "with_person_named", "without_attitude_words",
            "without_day_words"]
