@@ -107,9 +107,6 @@ class Stance:
     ending: float = 0.0
 
 
-PENDING_MARGIN = 0.2  # how much more related a claim must be than any live record
-
-
 @dataclass(frozen=True)
 class Thresholds:
     related_min: float = 0.5  # least p(related) for a candidate to be the target
@@ -127,6 +124,9 @@ class Thresholds:
     # beside "I do 7750 steps a day": 0.986).
     change_sure: float = 0.9
     reject_rho: float = -0.15  # a conflict from a source this much less reliable is rejected
+    # How much more related than any live record a pending claim must be for a statement
+    # that gives it a new value to settle it (``_settles_pending``).
+    pending_margin: float = 0.2
 
 
 def may_share_state(st: Statement, record: Record) -> bool:
@@ -480,23 +480,28 @@ def _takes_over_part(revision: Decision, retired: Candidate) -> Decision:
         f"takes over part of {what}, which an earlier statement of the same message retired"))
 
 
+def sentence_readings(text: str) -> list[str]:
+    """A statement as the relation model reads it beside a record, as a sentence: its words
+    and, when it ends in an aside ("I'm in Perth now, closer to my partner's family"), its
+    words without the aside (``segment.without_aside``). The model, trained on statements
+    without asides, reads that pair as unrelated to "Moved to Dundee for the new job"
+    (1.00) and the statement without its aside as the update (0.95); an aside may also be
+    what names the record's variable ("we've moved to The Old Mill, same date
+    thankfully"). A statement that carries a request to the assistant is read without the
+    request's frame too (``segment.without_request``): "I'm kinda worried about the estate
+    tax, so can you tell me more about how the 12% rate on assets above $200,000 will
+    affect my planning" reads as unrelated to "my estate tax, which is 15% on assets above
+    $200,000" (0.97), without the frame as its update (0.74)."""
+    return list(dict.fromkeys((text, without_aside(text), without_request(text))))
+
+
 def readings(text: str) -> list[str]:
-    """A statement as the relation model reads it beside a record: its words and, when it
-    ends in an aside ("I'm in Perth now, closer to my partner's family"), its words without
-    the aside (``segment.without_aside``). The model, trained on statements without asides,
-    reads that pair as unrelated to "Moved to Dundee for the new job" (1.00) and the
-    statement without its aside as the update (0.95); an aside may also be what names the
-    record's variable ("we've moved to The Old Mill, same date thankfully"). A statement
-    that carries a request to the assistant is read without the request's frame too
-    (``segment.without_request``): "I'm kinda worried about the estate tax, so can you tell
-    me more about how the 12% rate on assets above $200,000 will affect my planning" reads
-    as unrelated to "my estate tax, which is 15% on assets above $200,000" (0.97), without
-    the frame as its update (0.74). A statement that presupposes a changed value inside a
-    noun phrase, a change told as a noun or a clause after "the fact that" is read as that
-    phrase too (``cues.presupposed``): the worry or request around "the increased budget
+    """Every reading of a statement beside a record: its sentence readings
+    (``sentence_readings``) and what it takes as given, each phrase on its own
+    (``cues.presupposed``: a changed value inside a noun phrase, a change told as a noun, a
+    clause after "the fact that"): the worry or request around "the increased budget
     allocation to $8,000" hides the update."""
-    return list(dict.fromkeys((text, without_aside(text), without_request(text),
-                               *presupposed(text))))
+    return list(dict.fromkeys((*sentence_readings(text), *presupposed(text))))
 
 
 def closest_reading(per_reading: Sequence[Sequence[float]]) -> tuple[float, ...]:
@@ -587,7 +592,7 @@ def decide_open_world(st: Statement, stance: Stance, candidates: Sequence[Candid
             if decided is not None:
                 return decided
     if related and not (hedged or reported or past):
-        decided = _settles_pending(st, related, every_live, r_new)
+        decided = _settles_pending(st, related, every_live, r_new, t.pending_margin)
         if decided is not None:
             return decided
     # A retired record comes after every live one: a live record the statement updates is
@@ -675,7 +680,8 @@ def _resolve_pending(st: Statement, pending: Candidate, live: list[Candidate],
 
 
 def _settles_pending(st: Statement, related: Sequence[tuple[float, Candidate]],
-                     every_live: Sequence[Candidate], r_new: float) -> Decision | None:
+                     every_live: Sequence[Candidate], r_new: float,
+                     margin: float) -> Decision | None:
     """A first-hand statement that gives a new value (a number or date the claim does not
     hold) of a pending claim's variable, where that claim is what it relates to most ("I
     just found out the deadline was extended to May 20" after the hedged "I'm not sure I'm
@@ -692,7 +698,7 @@ def _settles_pending(st: Statement, related: Sequence[tuple[float, Candidate]],
         return None  # no value of its own to give ("the quote came in higher")
     if any(c.record.id in claim.linked() for c in every_live):
         return None
-    if any(c.record.status in LIVE and q >= p - PENDING_MARGIN for q, c in related[1:]):
+    if any(c.record.status in LIVE and q >= p - margin for q, c in related[1:]):
         return None
     return Decision(Action.APPEND, Relation.SUPERSEDE, None, claim.id, rho=r_new,
                     confidence=p, reason=f"gives a new value of the pending claim {claim.id}")

@@ -10,7 +10,7 @@ message retired), and records of someone else (``may_share_state``), are never a
 about. Both questions go through one batched
 forward (the statement alone, and at most ``max_pairs`` (record, statement) pairs, once per
 reading of the statement: with and without a trailing aside or a request's frame,
-``core.open_world.readings``): on a
+``core.open_world.sentence_readings``): on a
 CPU a forward over a few short texts costs about what one costs, since streaming the
 weights dominates. What a statement takes as given (``cues.presupposed``: "the increased
 budget of $8,000" inside a worry) is read beside each record in a second forward, with
@@ -34,7 +34,7 @@ from stateledger.core.open_world import (
     decide_open_world,
     may_share_state,
     only_asks,
-    readings,
+    sentence_readings,
     slot_relation,
 )
 from stateledger.core.policy import Candidate, Statement
@@ -101,11 +101,12 @@ class OpenWorldPolicy:
         pool = [] if only_asks(statement.text) else self.pool(statement, candidates)
         text = statement.first_person_text or statement.text
         # A statement told by a pronoun is read beside each record as naming its person,
-        # and with and without a trailing aside (``core.open_world.readings``): the reading
-        # that relates it more counts. A shorter reading leaves the batch's width, and so
-        # the full reading, as it was. The stance reads every word.
+        # and with and without a trailing aside or a request's frame
+        # (``core.open_world.sentence_readings``): the reading that relates it more counts.
+        # A shorter reading leaves the batch's width, and so the full reading, as it was.
+        # The stance reads every word.
         phrases = presupposed(text)
-        said = [r for r in readings(text) if r not in phrases]
+        said = [r for r in sentence_readings(text) if r not in phrases]
         probs, relations = self.model.judge(
             text, [c.record.text for _ in said for c in pool],
             stance_text=without_day_words(text),
