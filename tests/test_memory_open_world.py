@@ -753,3 +753,21 @@ def test_a_firm_new_value_settles_a_hedged_claim(mem: Memory) -> None:
     claim = next(r for r in mem.records("alice", "all") if "14th" in r.text)
     assert claim.status is Status.SUPERSEDED and claim.linked(LinkType.SUPERSEDED_BY)
     answers(mem, "When is the plumber coming?", "19th", absent=["14th"])
+
+
+def test_two_parts_of_a_plan_keep_their_own_dates(mem: Memory) -> None:
+    # The second part's date was read as an update of the first part's (the relation
+    # model: the same words around a new date), so "phase one" was answered with phase
+    # two's date and its own went to history.
+    say(mem, (at(2, 1), "Phase one of the kitchen renovation finishes on March 3."),
+        (at(2, 20), "Phase two of the kitchen renovation starts on April 14, with the "
+                    "worktops going in."))
+    assert len([r for r in mem.records("alice") if "kitchen" in r.text]) == 2
+    answers(mem, "When does phase one of the kitchen renovation finish?", "March 3",
+            absent=["April 14"])
+    answers(mem, "When does phase two of the kitchen renovation start?", "April 14")
+    say(mem, (at(3, 1), "We planned 40 story points for sprint 3 of the billing rewrite."),
+        (at(3, 15), "For the fourth sprint of the billing rewrite we planned 35 story points."))
+    answers(mem, "How many story points did we plan for sprint 3?", "40", absent=["35"])
+    answers(mem, "How many story points did we plan for sprint 4?", "35")
+

@@ -9,7 +9,9 @@ what it misses break its near-ties, at lower weight:
 - the share of the question's content words the record repeats (names, rare nouns: what
   embeddings blur);
 
-plus a small bonus for a record said within the dates the question names ("what did I say in
+a record that names only other parts of a plan than the one the question asks about
+("phase two" for "when does phase one end?") loses the relevance head's score; and
+a small bonus for a record said within the dates the question names ("what did I say in
 August 2023", "on 9 November 2022": ``core.timeexpr`` reads only absolute dates here, since
 a question's "last week" has no anchor). Pure: the caller supplies the model scores.
 """
@@ -20,6 +22,7 @@ from collections.abc import Sequence
 from datetime import date, timedelta
 
 from stateledger.core.extract import content_keys
+from stateledger.core.instances import asks_another_part
 from stateledger.core.model import Evidence
 from stateledger.core.timeexpr import find_times
 
@@ -49,6 +52,10 @@ def rank_evidence(question: str, pool: Sequence[Evidence], relevance: Sequence[f
     window = question_dates(question)
     out = []
     for ev, rel, cos in zip(pool, relevance, similarity, strict=True):
+        if asks_another_part(question, ev.record.text):
+            # "When should phase one wrap up?" is not answered by phase two's date, however
+            # alike the words (``core.instances``).
+            rel = 0.0
         lexical = len(asked & content_keys(ev.record.text)) / max(1, len(asked))
         score = float(rel) + SIMILARITY_WEIGHT * float(cos) + LEXICAL_WEIGHT * lexical
         if window is not None and window[0] <= ev.record.valid_from.date() <= window[1]:

@@ -73,6 +73,7 @@ from stateledger.core.cues import (
     without_attitude_words,
 )
 from stateledger.core.extract import GONE, content_keys
+from stateledger.core.instances import names_another_part
 from stateledger.core.model import (
     LIVE,
     Action,
@@ -212,6 +213,8 @@ def checked_relation(st: Statement, c: Candidate) -> tuple[float, ...]:
       nothing when it says something the record does not;
     - one more of a kind ("we got a second cat", ``cues.adds_one_more``) stands beside the
       record (``coexist``), however its wording reads as a replacement;
+    - two parts of one plan ("phase one", "Sprint 2"), each with a value of its own, are
+      two variables (``core.instances.names_another_part``);
     - a restatement says what the record says: its sentence embedding is close to the
       record's, or it keeps the record's number or at least two of its content words.
       Neither ("The boots are in the crate" beside "They are broadcasting a show on TV"):
@@ -268,6 +271,11 @@ def checked_relation(st: Statement, c: Candidate) -> tuple[float, ...]:
         # (the model: same 0.85); "We had to rehome Mango" (unrelated 1.00).
         out[END] += out[UNRELATED] + out[SAME]
         out[UNRELATED] = out[SAME] = 0.0
+    if names_another_part(st.text, c.record.text):
+        # Two parts of a plan hold two states: "For phase two we're targeting June 28"
+        # does not move "phase one should wrap up by May 10" (``core.instances``).
+        out[UNRELATED] += out[SAME] + out[UPDATE] + out[END]
+        out[SAME] = out[UPDATE] = out[END] = 0.0
     aims = {aims_at_a_number(st.text), aims_at_a_number(c.record.text)}
     if aims == {True, False}:
         # A number aimed at and a number reached are two variables: "I've dropped my goal
