@@ -771,3 +771,13 @@ def test_two_parts_of_a_plan_keep_their_own_dates(mem: Memory) -> None:
     answers(mem, "How many story points did we plan for sprint 3?", "40", absent=["35"])
     answers(mem, "How many story points did we plan for sprint 4?", "35")
 
+
+def test_a_new_number_is_no_restatement(mem: Memory) -> None:
+    # Read as a restatement of the budget (the request's "still" sounds like one), the
+    # cut was filed as a noop and the old budget kept being answered.
+    actions = say(mem, (at(5, 2), "The budget for the wedding flowers is £650, what "
+                                  "arrangements can we get?"),
+                  (at(5, 20), "We've cut the flowers budget to £400, which arrangements "
+                              "still work?"))
+    assert actions[-1] is Action.REVISE
+    answers(mem, "What is the budget for the wedding flowers?", "£400", absent=["£650"])

@@ -402,10 +402,12 @@ def test_a_later_statement_takes_over_another_part_of_a_state_the_message_retire
     claim = record("c", "Sam says I only run three days a week", status=Status.PENDING)
     confirmed = decide_open_world(days, FACT, [retired, cand(claim, "same"), beside])
     assert (confirmed.target_id, confirmed.resolves_id) == (None, "c")
-    for other in ("same", "coexist", "unrelated"):
+    # (A restatement keeps the record's number: "three days" read as "same" is an update.)
+    kept_number = statement("I'm running 30 km a week these days", at=days.at)
+    for other, said in (("same", kept_number), ("coexist", days), ("unrelated", days)):
         kept = replace(cand(plan, other), retired_in_message=True)
-        assert decide_open_world(days, FACT, [kept, beside]).action is Action.APPEND
-        assert decide_open_world(days, FACT, [kept, beside]).target_id is None, other
+        assert decide_open_world(said, FACT, [kept, beside]).action is Action.APPEND
+        assert decide_open_world(said, FACT, [kept, beside]).target_id is None, other
 
 
 def test_a_new_number_the_pair_reads_as_an_update_is_a_fact_whatever_the_stance() -> None:

@@ -206,6 +206,8 @@ def checked_relation(st: Statement, c: Candidate) -> tuple[float, ...]:
     - a restatement repeats the value, so a statement whose parsed value the record's text
       does not hold ("My favourite colour is Yellow" after "... could be described as
       Blue") updates it: the mass on ``same`` goes to ``update``;
+    - a restatement keeps the record's number: one read as a restatement that gives
+      numbers, none of them the record's, updates it;
     - a restatement keeps the record's liking or disliking (``cues.attitude``): "I actually
       like them now" after "I can't stand mushrooms" updates it; the opposite liking of the
       same thing (``likes_the_same_thing``) updates it whatever else the model read;
@@ -225,6 +227,13 @@ def checked_relation(st: Statement, c: Candidate) -> tuple[float, ...]:
     assert c.relation is not None
     out = list(c.relation)
     if _states_slot_value(st) and not same_value(c.record.text, st.value):
+        out[UPDATE] += out[SAME]
+        out[SAME] = 0.0
+    held, told = numbers_in(c.record.text), numbers_in(st.text)
+    if held and told and not held & told and max(out) == out[SAME]:
+        # A restatement keeps the record's number: "we've trimmed the budget to £1,000,
+        # what activities still fit?" after "the budget is £1,200" (same 0.56) gives a new
+        # one. (Only where "same" leads: how sure an update is stays the model's call.)
         out[UPDATE] += out[SAME]
         out[SAME] = 0.0
     if st.corrects and content_keys(st.text, drop=_CORRECTION_WORDS) - content_keys(
