@@ -772,6 +772,33 @@ def test_two_parts_of_a_plan_keep_their_own_dates(mem: Memory) -> None:
     answers(mem, "How many story points did we plan for sprint 4?", "35")
 
 
+def test_a_before_question_that_names_the_later_state(mem: Memory) -> None:
+    # The named state's own words made it the best-scored record by a wide margin, so the
+    # older laptop (filed beside it: the relation model did not link the two) was out of
+    # the running and "before" found nothing.
+    say(mem, (at(1, 4), "I'm still on my trusty MacBook Air from 2015."),
+        (at(6, 2), "Work gave me a ThinkPad X1 and I love the keyboard."))
+    answers(mem, "What laptop did I use before the ThinkPad?", "MacBook",
+            absent=["ThinkPad"])
+    # With a chain of three, the state right before the named one.
+    say(mem, (at(1, 8), "My line manager is Ruth, she's great."),
+        (at(4, 2), "Ruth retired, so my new manager is Omar."),
+        (at(9, 15), "Omar switched teams and now I report to Li."), user="bo")
+    answers(mem, "Who was my manager before Li?", "Omar", absent=["Li."], user="bo")
+
+
+def test_when_a_value_changed_asked_without_the_value(mem: Memory) -> None:
+    # The reranker read "I'm on 31k at the library" as no answer to a question about a
+    # change (0.01), so the when-question found nothing; it is scored as the question
+    # about the salary itself.
+    say(mem, (at(3, 1), "I'm on 31k at the library."),
+        (at(7, 12), "They bumped me to 33.5k after my review."))
+    answers(mem, "When did my salary change?", "2024-07-12")
+    say(mem, (at(2, 1), "My council tax is £160 a month."),
+        (at(4, 3), "The council put it up, we pay £178 a month now."), user="bo")
+    answers(mem, "When did my council tax go up?", "2024-04-03", user="bo")
+
+
 def test_a_new_number_is_no_restatement(mem: Memory) -> None:
     # Read as a restatement of the budget (the request's "still" sounds like one), the
     # cut was filed as a noop and the old budget kept being answered.

@@ -39,6 +39,7 @@ from stateledger.core.open_world import (
 )
 from stateledger.core.packet import PREDECESSOR_LINKS
 from stateledger.core.question import (
+    as_state_question,
     by_name,
     in_first_person_question,
     named,
@@ -46,6 +47,7 @@ from stateledger.core.question import (
     question_subject,
     subject_aliases,
     with_joint_subject,
+    without_later_state,
     without_times,
 )
 from stateledger.core.resolver import NOT_IN_MEMORY, resolve_open
@@ -114,7 +116,13 @@ def answer_from_packet(question: str, user_id: str, packet: Packet, vector: np.n
     question's embedding the search computed, ``model`` None answers from labels and
     ranking alone."""
     pool = packet.items
+    # "What phone did I have before the Pixel?" is scored as "... before?": the state it
+    # names is the one the answer is not (``question.without_later_state``).
+    told = question
+    question = without_later_state(question)
     subject = question_subject(question, user_id)
+    # ... and "When did my salary change?" as "What is my salary?" (``as_state_question``).
+    question = as_state_question(question)
     aliases = subject_aliases(subject, [ev.record.text for ev in pool])
     # Each record is scored against the question as its speaker would hear it: the model
     # reads one pair at a time and takes a name for someone other than the "I" of a
@@ -158,13 +166,13 @@ def answer_from_packet(question: str, user_id: str, packet: Packet, vector: np.n
         assert model is not None
         return _follows(model, pairs)
 
-    found = resolve_open(question, packet.view, pool, at=at, relevance=scores, rank=rank,
+    found = resolve_open(told, packet.view, pool, at=at, relevance=scores, rank=rank,
                          same_variable=same_variable if scores is not None else None,
                          follows=follows if scores is not None else None,
                          subject=subject, aliases=aliases)
-    ended = (model is not None and question_shape(question) == "yes_no"
+    ended = (model is not None and question_shape(told) == "yes_no"
              and _ends_its_predecessor(model, pool, found.used))
-    short = answer_value(question, found.value, found.used, ended=ended)
+    short = answer_value(told, found.value, found.used, ended=ended)
     trace = dict(packet.trace)
     trace["resolver"] = {
         "reason": found.reason,

@@ -26,17 +26,20 @@ from stateledger.core.model import (
 )
 from stateledger.core.question import (
     answer_kind,
+    as_state_question,
     asks_about_anyone,
     asks_all,
     asks_when,
     by_name,
     in_first_person_question,
+    later_state_named,
     named,
     question_subject,
     same_subject,
     states_kind,
     subject_aliases,
     with_joint_subject,
+    without_later_state,
     without_times,
 )
 from stateledger.core.resolver import resolve_open
@@ -788,3 +791,48 @@ def test_an_occasion_scopes_a_habit_but_only_dates_a_change_told_as_done() -> No
     assert cues.scopes("We moved the blog to Ghost over the holidays") == set()
     assert cues.scopes("We moved everything to Azure except the database") == {"except"}
     assert not cues.analyse("We switched banks over the holidays.").scoped
+
+
+@pytest.mark.parametrize(("question", "later"), [
+    ("What phone did I have before the Pixel?", "the Pixel"),
+    ("Who was my flatmate before Tom?", "Tom"),
+    ("Where did Jonah go before St Mary's?", "St Mary's"),
+    ("Where did I live before moving to Leeds?", "moving to Leeds"),
+    # clauses and times are when the state held, read by the resolver, not a state
+    ("Where did I live before I moved?", None),
+    ("Which days did I climb before the gym changed its hours?", None),
+    ("What did I drive before 2020?", None),
+    ("What did I drive before June?", None),
+    ("What was my job before?", None),
+])
+def test_the_later_state_a_before_question_names(question: str, later: str | None) -> None:
+    assert later_state_named(question) == later
+    if later is None:
+        assert without_later_state(question) == question
+    else:
+        assert without_later_state(question).endswith(" before?")
+        assert later not in without_later_state(question)
+
+
+@pytest.mark.parametrize(("question", "asked"), [
+    ("When did my salary change?", "What is my salary?"),
+    ("When did our rent go up?", "What is our rent?"),
+    ("When did Sam's commute get cut to 20 minutes?", "What is Sam's commute?"),
+    ("When did I move to Leeds?", "When did I move to Leeds?"),  # the event has its words
+    ("What is my salary?", "What is my salary?"),
+])
+def test_a_when_question_about_a_change_asks_for_the_variable(question: str, asked: str) -> None:
+    assert as_state_question(question) == asked
+
+
+def test_a_question_asking_for_a_name_or_a_colour() -> None:
+    assert answer_kind("What is my brother's name?") == "name"
+    assert answer_kind("What is the band called?") == "name"
+    assert answer_kind("What colour is my car?") == "colour"
+    assert answer_kind("Do I have a cat named Mango?") is None  # a yes/no question
+    assert states_kind("My brother Euan is a vet.", "name")
+    assert states_kind("we got a puppy called biscuit", "name")
+    assert not states_kind("I have two sisters and a brother.", "name")
+    assert not states_kind("I play five-a-side on Tuesdays with people from work.", "name")
+    assert states_kind("It's a dark green Skoda estate.", "colour")
+    assert not states_kind("I drive a Nissan Leaf.", "colour")

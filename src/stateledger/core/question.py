@@ -42,7 +42,7 @@ from stateledger.core.cues import (
     same_person,
     subject_words,
 )
-from stateledger.core.timeexpr import find_times
+from stateledger.core.timeexpr import MONTH_NAME, find_times
 
 _ROLE_Q = re.compile(r"\b(?:my|our)\s+" + ROLE_MODIFIER + r"(?P<role>" + ROLE_WORDS
                      + r")(?:s'?|'s)?\b", re.I)  # "my sister", "my sisters", "my sisters'"
@@ -55,7 +55,8 @@ _NOT_NAMES = frozenset((
     "I What Where When Who Whom Why How Which Do Does Did Is Are Was Were Can Could Would Will "
     "Have Has Had Should Tell Remind Please List Name Give Show Any And Or The My Our Since "
     "Monday Tuesday Wednesday Thursday Friday Saturday Sunday January February March April May "
-    "June July August September October November December JSON"
+    "June July August September October November December JSON Mondays Tuesdays Wednesdays "
+    "Thursdays Fridays Saturdays Sundays"
 ).split())
 _WHEN = re.compile(
     # "When does the train leave?", "when does Jonas work?" ask the time a record states
@@ -187,6 +188,71 @@ def without_times(question: str) -> str:
     return out if re.search(r"\w", out) else question
 
 
+# "... before the Pixel?", "... before Tom?", "... before St Mary's?": the state named after
+# a closing "before" is the later one, the one the answer is not. Up to four words, none of
+# them a subject pronoun, an auxiliary or a past-tense verb ("before I moved", "before the
+# gym changed its hours" are clauses: times the resolver reads), and no time ("before
+# June", ``timeexpr``). A hand-written reading of English question shapes.
+_BEFORE_NAMED = re.compile(r"\s+before\s+(?P<named>[^\s?]+(?:\s+[^\s?]+){0,3})\s*\?\s*$", re.I)
+_CLAUSE_WORDS = frozenset(
+    "i you he she we they it its there was were is are am be been did do does had has have "
+    "got went left came began started became could would will can should".split())
+# ... nor a time told by a name: "before June", "before lunch", "before Christmas".
+_TIME_WORDS = re.compile(
+    rf"\b(?:{MONTH_NAME}|monday|tuesday|wednesday|thursday|friday|saturday|sunday|spring|"
+    r"summer|autumn|fall|winter|christmas|easter|weekend|holidays?|breakfast|lunch|dinner|"
+    r"noon|midnight|bed|bedtime|work|school|then|now|today|yesterday)\b", re.I)
+
+
+def later_state_named(question: str) -> str | None:
+    """The state a question names after a closing "before" ("What phone did I have before
+    the Pixel?" -> "the Pixel"), the one the answer is not; None for any other question."""
+    m = _BEFORE_NAMED.search(question)
+    if m is None:
+        return None
+    named = m.group("named")
+    words = named.split()
+    if any(w.lower() in _CLAUSE_WORDS or (w.islower() and w.endswith("ed")) for w in words):
+        return None
+    if any(c.isdigit() for c in named) or _TIME_WORDS.search(named) or find_times(named,
+                                                                                 _ANCHOR):
+        return None
+    return named
+
+
+def without_later_state(question: str) -> str:
+    """``question`` with the state it names after a closing "before" left out ("What phone
+    did I have before the Pixel?" -> "What phone did I have before?"): the answer is the
+    state before that one, and its words would make the relevance model (and the lexical
+    overlap) prefer the very record the question rules out, or read "Tom" in "who was my
+    flatmate before Tom?" as the person asked about. Unchanged for any other question."""
+    if later_state_named(question) is None:
+        return question
+    m = _BEFORE_NAMED.search(question)
+    assert m is not None
+    return question[:m.start()] + " before?"
+
+
+# "When did my salary change?", "when did our rent go up?": the date a value changed,
+# asked without the value. A hand-written list of English verbs of change.
+_WHEN_CHANGED = re.compile(
+    r"^\s*when\s+did\s+(?P<whose>my|our|his|her|their|the|[A-Z][a-z]+'s)\s+(?P<what>[^?]+?)\s+"
+    r"(?:change|go\s+(?:up|down)|rise|increase|decrease|drop|fall|get\s+(?:raised|cut|bumped|"
+    r"changed|moved))\b[^?]*\?\s*$", re.I)
+
+
+def as_state_question(question: str) -> str:
+    """The question about the variable whose change a when-question dates ("When did my
+    salary change?" -> "What is my salary?"): whether a record states the variable is
+    what the relevance model judges, and it reads a record of a value ("I'm on 42k at the
+    agency") as no answer to a question about a change. Unchanged for any other
+    question."""
+    m = _WHEN_CHANGED.search(question)
+    if m is None:
+        return question
+    return f"What is {m.group('whose')} {m.group('what')}?"
+
+
 def named(question: str, subject: str, aliases: Sequence[str]) -> str:
     """``question`` with the first alias beside its role word ("where does my brother
     live" -> "where does my brother Callum live"); unchanged without aliases."""
@@ -295,7 +361,11 @@ def asks_set(question: str) -> bool:
     return _SET.search(question) is not None
 
 
-Kind = Literal["number", "time", "person"]
+Kind = Literal["number", "time", "person", "name", "colour"]
+# Kinds a record must state to answer at all: a question asking for a name or a colour is
+# not answered by a record with none ("What is my brother's name?" / "I have two sisters
+# and a brother"); the other kinds only rank the records that state one first.
+REQUIRED_KINDS: frozenset[Kind] = frozenset({"name", "colour"})
 
 # Question shapes that want a number: "how many/much/long/old/...", or "what is the <...>
 # budget/count/rate/..." (a noun that names a quantity within a few words of "what").
@@ -320,6 +390,22 @@ _HAS_TIME = re.compile(
     r"\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}\s*(?:am|pm)\b|\b(?:19|20)\d{2}\b|\bq[1-4]\b", re.I)
 
 
+# "What is my brother's name?", "what is the band called?": a name, which the answer
+# states as a capitalised word inside a sentence or as "called / named X" (chat is not
+# always capitalised: "a puppy called biscuit").
+_ASKS_NAME = re.compile(
+    r"^\s*(?:so\s+|and\s+)?(?:what|which)\b[^?]*\b(?:names?|called|named)\b", re.I)
+_CALLED = re.compile(r"\b(?:called|named|name\s+is|name's|names\s+are)\s+[\w'-]", re.I)
+# "What colour is my car?": a colour word (a hand-written list of English colour names).
+_COLOUR_Q = re.compile(r"^\s*(?:so\s+|and\s+)?(?:what|which)\s+colou?rs?\b", re.I)
+_COLOUR = re.compile(
+    r"\b(?:red|orange|yellow|green|blue|purple|violet|pink|brown|black|white|grey|gray|silver|"
+    r"gold|golden|beige|cream|ivory|navy|teal|turquoise|cyan|aqua|magenta|maroon|burgundy|"
+    r"crimson|scarlet|lilac|lavender|mauve|indigo|olive|lime|mint|emerald|khaki|tan|bronze|"
+    r"copper|charcoal|coral|peach|amber|ochre|rust|sage|plum|azure|fuchsia|mustard|"
+    r"vermilion|cerise|periwinkle|chartreuse|sepia|taupe|lemon|cherry|ruby|sapphire|jade|"
+    r"pearl|slate|cobalt|salmon|raspberry|apricot|sand|chocolate|wine|"
+    r"blonde?|ginger|auburn|brunette|tabby|multicolou?red|rainbow)(?:ish)?\b", re.I)
 # "Who is my mentor now?", "whom did I report to?": a person, named in the answer.
 _WHO_Q = re.compile(r"^\s*(?:so\s+|and\s+)?who(?:m)?\b", re.I)
 # A capitalised word inside a sentence is a name (not "I": NAME_WORD wants two letters);
@@ -346,8 +432,12 @@ def names_person(text: str) -> bool:
 
 
 def answer_kind(question: str) -> Kind | None:
-    """``"time"``, ``"number"`` or ``"person"`` when the question's shape asks for one,
-    else None."""
+    """``"time"``, ``"number"``, ``"person"``, ``"name"`` or ``"colour"`` when the
+    question's shape asks for one, else None."""
+    if _COLOUR_Q.search(question) is not None:
+        return "colour"
+    if _ASKS_NAME.search(question) is not None:
+        return "name"
     if _WHO_Q.search(question) is not None:
         return "person"
     if _TIME_Q.search(question) is not None:
@@ -359,9 +449,13 @@ def answer_kind(question: str) -> Kind | None:
 
 def states_kind(text: str, kind: Kind) -> bool:
     """Whether ``text`` holds a value of ``kind`` (a digit or number word; a date or time;
-    a person's name)."""
+    a person's name; any name; a colour)."""
     if kind == "person":
         return names_person(text)
+    if kind == "name":
+        return names_person(text) or _CALLED.search(text) is not None
+    if kind == "colour":
+        return _COLOUR.search(text) is not None
     if kind == "number" and adds_one_more(text):  # "we adopted a third dog": three now
         return True
     rx = _HAS_TIME if kind == "time" else _HAS_NUMBER

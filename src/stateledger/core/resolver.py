@@ -52,11 +52,13 @@ from stateledger.core.packet import PREDECESSOR_LINKS
 from stateledger.core.profiler import FIRST_STATE, asks_prior_state, profile_query
 from stateledger.core.quantity import count_of
 from stateledger.core.question import (
+    REQUIRED_KINDS,
     answer_kind,
     asks_about_anyone,
     asks_all,
     asks_set,
     asks_when,
+    later_state_named,
     same_subject,
     states_kind,
 )
@@ -306,10 +308,17 @@ def resolve_open(
         if elsewhere and max(elsewhere) > own + ELSEWHERE_MARGIN:
             return Resolution(None, None, (), "what the question asks is stated about "
                                               "someone else, not about who it asks of")
+    if view is View.HISTORICAL and relevance is not None and same_variable is not None:
+        score = {id(ev): relevance[i] for i, ev in enumerate(evidence)}
+        before = _before_named(question, kept, evidence, score, same_variable, at)
+        if before is not None:
+            return before
     kind = answer_kind(question)
     if kind is not None and not asks_when(question):
         # "How many ..." is answered by a record that holds a number, when any does.
         typed = [ev for ev in kept if states_kind(ev.record.text, kind)]
+        if not typed and kind in REQUIRED_KINDS:
+            return Resolution(None, None, (), f"no record about it states a {kind}")
         kept = typed or kept
     if rank is not None and asks_set(question) and not asks_all(question):
         # Beside the best record, the others about the person that rank close to it: the
@@ -501,6 +510,54 @@ def _about_another_part(question: str, before: str, after: str) -> bool:
     own = parts[touched.index(True)]
     others = set().union(*(p for p, t in zip(parts, touched, strict=True) if not t))
     return not (changed & own) and bool(changed & (others - own))
+
+
+def _before_named(question: str, kept: Sequence[Evidence], evidence: Sequence[Evidence],
+                  score: Mapping[int, float], same_variable: SameVariable,
+                  at: datetime | None) -> Resolution | None:
+    """For "What car did I have before the Tesla?": the state right before the newest
+    relevant record that names the later state (``question.later_state_named``): of the
+    states before it in its chain (told in earlier messages), the nearest that states the
+    asked variable about as well as the best of them (``score``: relevance by ``id``);
+    without any, the newest older record of its variable (an older car filed beside it by
+    a backfill). None when no record names it, or none came before."""
+    named = later_state_named(question)
+    keys = content_keys(named) if named else set()
+    if not keys:
+        return None
+    naming = [ev for ev in kept if keys <= content_keys(ev.record.text)]
+    if not naming:
+        return None
+    later = max(naming, key=lambda ev: ev.record.valid_from)
+    by_id = {ev.record.id: ev for ev in evidence}
+    relevant = {id(ev) for ev in kept}
+    chain: list[Evidence] = []
+    step, seen = _predecessor(later, by_id), {later.record.id}
+    while step is not None and step.record.id not in seen:
+        seen.add(step.record.id)
+        # A statement of the same message ("Sat on my Sonys by accident, so I've moved to
+        # some Bose": the words before it are the later record's context) held no state
+        # before it.
+        if (id(step) in relevant and not keys <= content_keys(step.record.text)
+                and step.record.text not in (later.record.context or "")):
+            chain.append(step)
+        step = _predecessor(step, by_id)
+    if chain:
+        best = max(score[id(ev)] for ev in chain)
+        pick = next(ev for ev in chain if score[id(ev)] >= best - RELEVANCE_MARGIN)
+    else:
+        # A state that has ended came before a live one, whatever day it was told on
+        # ("Before that, back in 2022, Jonah was at Little Acorns", filed in history a
+        # day later).
+        older = [ev for ev in kept if not keys <= content_keys(ev.record.text) and (
+            ev.record.valid_from < later.record.valid_from
+            or (_past(ev, at) and _live(later, at)))]
+        same = [ev for ev, s in zip(older, same_variable(later, older), strict=True) if s]
+        if not same:
+            return None
+        pick = max(same, key=lambda ev: ev.record.valid_from)
+    return Resolution(pick.record.text, pick.record.value, (pick,),
+                      f"the state before the one the question names ({named})")
 
 
 def _predecessor(ev: Evidence, by_id: Mapping[str, Evidence]) -> Evidence | None:
