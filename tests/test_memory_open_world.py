@@ -808,3 +808,19 @@ def test_a_new_number_is_no_restatement(mem: Memory) -> None:
                               "still work?"))
     assert actions[-1] is Action.REVISE
     answers(mem, "What is the budget for the wedding flowers?", "£400", absent=["£650"])
+
+
+def test_a_date_kept_while_other_parts_of_the_plan_change(mem: Memory) -> None:
+    # The venue change retired the record that held the date, and "When is ...?" was
+    # answered with the newest state of the chain, which gives no date.
+    say(mem, (at(1, 10), "The school reunion is on 22 June at the Crown Hotel, about 40 of us "
+                         "so far."),
+        (at(3, 2), "The Crown cancelled on us so the reunion is at the cricket club now, "
+                   "same day."))
+    answers(mem, "When is the school reunion?", "22 June")
+    # ... but a plan called off is answered as called off.
+    say(mem, (at(1, 10), "Our road trip to the Highlands is in August, eight days in a "
+                         "campervan."),
+        (at(3, 2), "We cancelled the Highlands road trip, the campervan fell through."),
+        user="bo")
+    answers(mem, "When is the road trip?", "cancelled", user="bo")

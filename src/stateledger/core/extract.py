@@ -111,6 +111,11 @@ class Extracted:
     how: str
 
 
+def says_ended(text: str) -> bool:
+    """Whether ``text`` says that a state stopped ("we cancelled the trip", "I quit")."""
+    return _ENDED.search(text) is not None
+
+
 def question_shape(question: str) -> str:
     """``when``, ``count``, ``yes_no``, ``who``, ``where`` or ``what``."""
     if _WHEN_Q.search(question):

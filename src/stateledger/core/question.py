@@ -384,8 +384,8 @@ _TIME_Q = re.compile(
 _HAS_NUMBER = NUMBER
 _HAS_TIME = re.compile(
     r"\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
-    r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|monday|tuesday|wednesday|"
-    r"thursday|friday|saturday|sunday|tomorrow|tonight|today|weekend|next\s+(?:week|month|"
+    r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|(?:mon|tues|wednes|thurs|"
+    r"fri|satur|sun)days?|tomorrow|tonight|today|weekends?|next\s+(?:week|month|"
     r"year)|noon|midnight|morning|afternoon|evening|[ap]\.?m\.?)\b|\d{1,2}[:/.]\d{2}|"
     r"\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}\s*(?:am|pm)\b|\b(?:19|20)\d{2}\b|\bq[1-4]\b", re.I)
 

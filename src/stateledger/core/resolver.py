@@ -45,7 +45,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from stateledger.core.cues import adds_one_more, numbers_in
-from stateledger.core.extract import content_keys
+from stateledger.core.extract import content_keys, says_ended
 from stateledger.core.labels import EVOLUTION_LINKS, check_at
 from stateledger.core.model import Evidence, Label, LinkType, Status, View
 from stateledger.core.packet import PREDECESSOR_LINKS
@@ -338,6 +338,8 @@ def resolve_open(
             beside = {d for ev in kept for d in ev.record.linked(LinkType.COEXISTS)}
             kept += [ev for ev in typed_kept if ev.record.id in beside and ev not in kept
                      and adds_one_more(ev.record.text)]
+    if kind == "time" and relevance is not None and view is not View.HISTORICAL:
+        kept, heads = _newest_dated(kept, heads)
     if when:
         return _when(question, kept, at, heads)
     if not listing and relevance is not None:
@@ -558,6 +560,24 @@ def _before_named(question: str, kept: Sequence[Evidence], evidence: Sequence[Ev
         pick = max(same, key=lambda ev: ev.record.valid_from)
     return Resolution(pick.record.text, pick.record.value, (pick,),
                       f"the state before the one the question names ({named})")
+
+
+def _newest_dated(kept: Sequence[Evidence], heads: set[int]
+                  ) -> tuple[list[Evidence], set[int]]:
+    """For a question that wants a time ("When is the wedding?"): states of the asked thing
+    newer than the newest one that gives a time, and giving none themselves, changed
+    something else of it ("we've moved to The Old Mill, same date thankfully", "we've
+    shortened the Japan trip to ten days"): they go, and the dated state stands as the
+    newest. Not when one of them says the thing stopped ("we cancelled the trip")."""
+    dated = [ev for ev in kept if states_kind(ev.record.text, "time")]
+    if not dated:
+        return list(kept), heads
+    newest = max(dated, key=lambda ev: (ev.record.valid_from, ev.record.recorded_at))
+    later = [ev for ev in kept if ev not in dated
+             and ev.record.valid_from > newest.record.valid_from]
+    if not later or any(says_ended(ev.record.text) for ev in later):
+        return list(kept), heads
+    return [ev for ev in kept if ev not in later], heads | {id(newest)}
 
 
 def _predecessor(ev: Evidence, by_id: Mapping[str, Evidence]) -> Evidence | None:
