@@ -824,3 +824,18 @@ def test_a_date_kept_while_other_parts_of_the_plan_change(mem: Memory) -> None:
         (at(3, 2), "We cancelled the Highlands road trip, the campervan fell through."),
         user="bo")
     answers(mem, "When is the road trip?", "cancelled", user="bo")
+
+
+def test_someones_doing_told_first_hand_is_no_claim_of_theirs(mem: Memory) -> None:
+    # The stance head reads "My landlord has put the rent up" as reported (someone else's
+    # claim), so it was rejected against the user's own rent; it tells no claim, only what
+    # the landlord did.
+    actions = say(mem, (at(8, 1), "Our rent is £900 a month for the flat."),
+                  (at(9, 2), "My landlord has put the rent up to £975 a month from June."))
+    assert actions[-1] is Action.REVISE
+    answers(mem, "How much is our rent?", "£975", absent=["£900"])
+    # A claim told as someone's still waits for the user's word.
+    say(mem, (at(9, 3), "I work as a physio at a sports clinic."),
+        (at(9, 20), "My cousin keeps telling everyone I've quit to become a personal "
+                    "trainer."))
+    answers(mem, "What is my job?", "physio", absent=["trainer"])
