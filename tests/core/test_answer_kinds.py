@@ -836,3 +836,9 @@ def test_a_question_asking_for_a_name_or_a_colour() -> None:
     assert not states_kind("I play five-a-side on Tuesdays with people from work.", "name")
     assert states_kind("It's a dark green Skoda estate.", "colour")
     assert not states_kind("I drive a Nissan Leaf.", "colour")
+
+
+def test_a_claim_is_told_with_a_reporting_word() -> None:
+    assert cues.tells_a_claim("My cousin keeps telling everyone I've quit my job.")
+    assert cues.tells_a_claim("Apparently I've moved to Leeds, according to Sam.")
+    assert not cues.tells_a_claim("My landlord has put the rent up to £975 a month.")

@@ -31,7 +31,7 @@ __all__ = ["SLOT_PATTERNS", "Cues", "Mention", "SlotPattern", "adds_one_more", "
            "attitude", "canonical_role", "kinds", "mentions", "names_a_reporter",
            "names_subject", "numbers_in", "opens_with_report", "presupposed",
            "presupposes_change", "question_slots", "same_person", "same_value", "scopes",
-           "subject_words", "with_person_named", "without_attitude_words",
+           "subject_words", "tells_a_claim", "with_person_named", "without_attitude_words",
            "without_day_words"]
 
 # --- subject, source and stance ------------------------------------------------------------
@@ -790,6 +790,24 @@ def opens_with_report(text: str) -> bool:
     moved to Cork"), not with the person it is about ("Callum's retrained as a plumber,
     he says the money's better")."""
     return _OPENS_WITH_REPORT.match(text) is not None
+
+
+# Words that tell a claim as heard, said or believed by someone, anywhere in a statement
+# (not "keeps" / "kept", which tell a report only after a reporter: ``_TELLS``). A
+# hand-written list of English reporting words.
+_CLAIM_WORD = re.compile(
+    r"\b(?:say|says|said|saying|tell|tells|told|telling|think|thinks|thought|claims?|claimed|"
+    r"reckons?|reckoned|insists?|insisted|insisting|mentioned|swears|swore|believes?|heard|"
+    r"convinced|apparently|according\s+to|rumou?rs?|wrote|posted|assumed|assumes|on\s+file|"
+    r"into\s+(?:his|her|their)\s+head|impression|guess(?:es)?|imagines?|supposedly|"
+    r"reportedly|suspects?|sure)\b", re.I)
+
+
+def tells_a_claim(text: str) -> bool:
+    """Whether ``text`` tells something as heard, said or believed by someone ("my cousin
+    keeps telling everyone I quit"), not as what someone did ("Landlord's put the rent up
+    to £1,240": reported 0.68 by the stance head)."""
+    return _CLAIM_WORD.search(text) is not None
 
 
 def names_a_reporter(text: str) -> bool:

@@ -46,6 +46,7 @@ _AFTER = re.compile(
 _BEFORE = re.compile(rf"\b(?P<label>{'|'.join(_ORDINALS)})\s+(?P<noun>{_NOUNS})\b", re.I)
 _PERIOD = re.compile(r"\b(?-i:(?P<noun>[QH])(?P<label>[1-4]))\b")
 _NUMBER = re.compile(r"\d+(?:[.,:]\d+)*")
+_SAME_NOUN = {"installment": "instalment", "q": "quarter", "h": "half"}  # one name each
 
 
 def _label(raw: str) -> str:
@@ -66,7 +67,7 @@ def parts_named(text: str) -> dict[str, set[str]]:
     for pattern in (_AFTER, _BEFORE, _PERIOD):
         for m in pattern.finditer(text):
             noun = m.group("noun").lower()
-            noun = {"installment": "instalment", "q": "quarter", "h": "half"}.get(noun, noun)
+            noun = _SAME_NOUN.get(noun, noun)
             out.setdefault(noun, set()).add(_label(m.group("label")))
     return out
 

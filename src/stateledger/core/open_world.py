@@ -70,6 +70,7 @@ from stateledger.core.cues import (
     same_person,
     same_value,
     scopes,
+    tells_a_claim,
     without_attitude_words,
 )
 from stateledger.core.extract import GONE, content_keys
@@ -390,16 +391,6 @@ def only_asks(text: str) -> bool:
 # hand-written list of English words.
 _WORRIED = re.compile(r"\b(?:worried|worries|worrying|concerned|nervous|anxious|curious|"
                       r"wondering|stressed)\b", re.I)
-# Words that tell a claim as heard, said or believed by someone: a statement the stance
-# head reads as reported is someone else's claim only with one ("Landlord's put the rent up
-# to £1,240" is the landlord's doing, told first-hand: reported 0.68). A hand-written list of
-# English reporting words.
-_TELLING = re.compile(
-    r"\b(?:say|says|said|saying|tell|tells|told|telling|think|thinks|thought|claims?|claimed|"
-    r"reckons?|reckoned|insists?|insisted|insisting|mentioned|swears|swore|believes?|heard|"
-    r"convinced|apparently|according\s+to|rumou?rs?|wrote|posted|assumed|assumes|on\s+file|"
-    r"into\s+(?:his|her|their)\s+head|impression|guess(?:es)?|imagines?|supposedly|"
-    r"reportedly|suspects?|sure)\b", re.I)
 # A statement that opens by saying its state goes on ("Still Flask though", "and still
 # doing my 6am sessions"); a hand-written reading of English.
 _CONTINUES = re.compile(r"\s*(?:(?:and|but|though)\s+)?still\b(?!\s+(?:not|no|haven't|"
@@ -585,10 +576,10 @@ def decide_open_world(st: Statement, stance: Stance, candidates: Sequence[Candid
     # "Callum's retrained as a plumber, he says the money's better" no less the user's
     # account of Callum than "My brother Callum works as an electrician" was; "My aunt
     # reckons Theo moved to Cork" opens with who told it, and is her claim. Someone's doing
-    # told first-hand is no claim of theirs (``_TELLING``).
+    # told first-hand is no claim of theirs (``cues.tells_a_claim``).
     reported = st.reported or _relayed(st) or (
         stance.reported >= t.stance and names_a_reporter(st.text)
-        and _TELLING.search(st.text) is not None
+        and tells_a_claim(st.text)
         and (st.subject == "user" or opens_with_report(st.text)))
     # A correction replaces what was just said, whatever past it mentions ("Correction, my
     # dentist is Dr Mensah, Okafor was the old one").

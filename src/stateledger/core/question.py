@@ -204,20 +204,25 @@ _TIME_WORDS = re.compile(
     r"noon|midnight|bed|bedtime|work|school|then|now|today|yesterday)\b", re.I)
 
 
-def later_state_named(question: str) -> str | None:
-    """The state a question names after a closing "before" ("What phone did I have before
-    the Pixel?" -> "the Pixel"), the one the answer is not; None for any other question."""
+def _later_state(question: str) -> re.Match[str] | None:
     m = _BEFORE_NAMED.search(question)
     if m is None:
         return None
     named = m.group("named")
-    words = named.split()
-    if any(w.lower() in _CLAUSE_WORDS or (w.islower() and w.endswith("ed")) for w in words):
+    if any(w.lower() in _CLAUSE_WORDS or (w.islower() and w.endswith("ed"))
+           for w in named.split()):
         return None
     if any(c.isdigit() for c in named) or _TIME_WORDS.search(named) or find_times(named,
                                                                                  _ANCHOR):
         return None
-    return named
+    return m
+
+
+def later_state_named(question: str) -> str | None:
+    """The state a question names after a closing "before" ("What phone did I have before
+    the Pixel?" -> "the Pixel"), the one the answer is not; None for any other question."""
+    m = _later_state(question)
+    return m.group("named") if m is not None else None
 
 
 def without_later_state(question: str) -> str:
@@ -226,11 +231,8 @@ def without_later_state(question: str) -> str:
     state before that one, and its words would make the relevance model (and the lexical
     overlap) prefer the very record the question rules out, or read "Tom" in "who was my
     flatmate before Tom?" as the person asked about. Unchanged for any other question."""
-    if later_state_named(question) is None:
-        return question
-    m = _BEFORE_NAMED.search(question)
-    assert m is not None
-    return question[:m.start()] + " before?"
+    m = _later_state(question)
+    return question if m is None else question[:m.start()] + " before?"
 
 
 # "When did my salary change?", "when did our rent go up?": the date a value changed,

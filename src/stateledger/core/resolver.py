@@ -532,7 +532,7 @@ def _before_named(question: str, kept: Sequence[Evidence], evidence: Sequence[Ev
         return None
     later = max(naming, key=lambda ev: ev.record.valid_from)
     by_id = {ev.record.id: ev for ev in evidence}
-    relevant = {id(ev) for ev in kept}
+    others = {id(ev) for ev in kept} - {id(ev) for ev in naming}  # relevant, not naming it
     chain: list[Evidence] = []
     step, seen = _predecessor(later, by_id), {later.record.id}
     while step is not None and step.record.id not in seen:
@@ -540,8 +540,7 @@ def _before_named(question: str, kept: Sequence[Evidence], evidence: Sequence[Ev
         # A statement of the same message ("Sat on my Sonys by accident, so I've moved to
         # some Bose": the words before it are the later record's context) held no state
         # before it.
-        if (id(step) in relevant and not keys <= content_keys(step.record.text)
-                and step.record.text not in (later.record.context or "")):
+        if id(step) in others and step.record.text not in (later.record.context or ""):
             chain.append(step)
         step = _predecessor(step, by_id)
     if chain:
@@ -551,7 +550,7 @@ def _before_named(question: str, kept: Sequence[Evidence], evidence: Sequence[Ev
         # A state that has ended came before a live one, whatever day it was told on
         # ("Before that, back in 2022, Jonah was at Little Acorns", filed in history a
         # day later).
-        older = [ev for ev in kept if not keys <= content_keys(ev.record.text) and (
+        older = [ev for ev in kept if id(ev) in others and (
             ev.record.valid_from < later.record.valid_from
             or (_past(ev, at) and _live(later, at)))]
         same = [ev for ev, s in zip(older, same_variable(later, older), strict=True) if s]
