@@ -839,3 +839,30 @@ def test_someones_doing_told_first_hand_is_no_claim_of_theirs(mem: Memory) -> No
         (at(9, 20), "My cousin keeps telling everyone I've quit to become a personal "
                     "trainer."))
     answers(mem, "What is my job?", "physio", absent=["trainer"])
+
+
+def test_a_sentence_that_leaves_its_subject_out_is_the_users(mem: Memory) -> None:
+    # "Just" and "Finally" opening a sentence were read as someone's name, so the move
+    # was filed as a fact about a person called Just, not as the user's new city.
+    say(mem, (at(1, 4), "I live in Norwich."), (at(5, 9), "Just moved to Exeter!"))
+    answers(mem, "Where do I live?", "Exeter", absent=["Norwich"])
+    say(mem, (at(1, 4), "I smoke about ten a day."),
+        (at(6, 1), "Finally quit smoking, three weeks now."), user="bo")
+    answers(mem, "Do I smoke?", "quit", user="bo")
+
+
+def test_a_person_memory_knows_is_who_a_sentence_opening_with_their_name_is_about(
+        mem: Memory) -> None:
+    # No verb list names "settled": the move was read as the user's and retired the
+    # user's own city.
+    say(mem, (at(2, 1), "My cousin Rafa lives in Valencia and I live in Porto."),
+        (at(8, 3), "Rafa finally settled in Montreal."))
+    answers(mem, "Where does Rafa live?", "Montreal", absent=["Valencia"])
+    answers(mem, "Where do I live?", "Porto", absent=["Montreal"])
+    # A capitalised word memory knows as no one's keeps the rules' reading.
+    say(mem, (at(2, 1), "I live in Porto."), (at(8, 3), "Lisbon suited me better, moved there "
+                                                       "in May."), user="bo")
+    answers(mem, "Where do I live?", "Lisbon", user="bo")
+
+
+

@@ -57,7 +57,12 @@ from stateledger.core.question import (
 )
 from stateledger.core.scope import Scope
 from stateledger.core.segment import Piece, contexts_before, split_statements
-from stateledger.core.statement import analyse_statement, owned_by_target, statement_record
+from stateledger.core.statement import (
+    about_known_person,
+    analyse_statement,
+    owned_by_target,
+    statement_record,
+)
 from stateledger.core.validate import TimeInput
 from stateledger.errors import (
     AmbiguousIdError,
@@ -294,10 +299,15 @@ class Memory:
                        and r.status is Status.SUPERSEDED
                        and set(r.linked(LinkType.SUPERSEDED_BY)) & written}
             ended_here = retired & ended
+            found = self._candidates(uid, statement, vector, overlay, retired)
+            named = about_known_person(statement, (c.record for c in found))
+            if named is not statement:  # another person's slot records are the candidates
+                statement = named
+                found = self._candidates(uid, statement, vector, overlay, retired)
             candidates = [replace(c, same_message=c.record.id in written,
                                   retired_in_message=c.record.id in retired,
                                   ended_in_message=c.record.id in ended_here)
-                          for c in self._candidates(uid, statement, vector, overlay, retired)]
+                          for c in found]
             state = {c.record.id: c.record for c in candidates}
             decision = self._confirm_against_live(
                 decide_one_live(self.policy, statement, candidates), state, overlay)

@@ -29,7 +29,7 @@ from stateledger.core.timeexpr import MONTH_NAME, TODAY
 
 __all__ = ["SLOT_PATTERNS", "Cues", "Mention", "SlotPattern", "adds_one_more", "analyse",
            "attitude", "canonical_role", "kinds", "mentions", "names_a_reporter",
-           "names_subject", "numbers_in", "opens_with_report", "presupposed",
+           "names_subject", "numbers_in", "opening_name", "opens_with_report", "presupposed",
            "presupposes_change", "question_slots", "same_person", "same_value", "scopes",
            "subject_words", "tells_a_claim", "with_person_named", "without_attitude_words",
            "without_day_words"]
@@ -431,14 +431,32 @@ _VALUE_OF_MINE = re.compile(
     r"(?:'s)?\s+(?:is|isn't|was|wasn't)\s+(?:(?:not|never|really|totally|definitely|still|"
     r"just|also|no\s+longer|kind\s+of)\s+)*(?:what\s+(?:i|people|everyone|they)\b|how\s+(?:i|people)\b|"
     r"(?:my|our)\s+(?!(?:" + ROLE_WORDS[3:-1] + r")\b)\w)", re.I)
+# A chat sentence often leaves its subject out ("Just moved to Leeds", "Finally quit
+# smoking"): the capitalised word opening it is then an adverb or a time word, not a
+# person. A hand-written list of such words, and the English adverb ending "-ly" on words
+# of six letters or more (not "-erly", "-aly", "-oly": Kimberly, Beverly, Vitaly, Anatoly).
 _NOT_A_NAME = re.compile(
-    r"(?i)^(?:i|we|it|this|that|there|today|yesterday|life|work|things|everything|nothing|"
-    r"weekends?|most|honestly|actually|sadly|luckily|everyone|nobody|someone)$"
+    r"(?i)^(?:i|we|it|this|that|there|today|yesterday|tomorrow|tonight|life|work|things|"
+    r"everything|nothing|weekends?|most|everyone|nobody|someone|just|still|also|now|then|"
+    r"soon|again|already|anyway|plus|meanwhile|otherwise|sometimes|never|always|once|only|"
+    r"recently|finally|lately|(?=[a-z]{6,}$)[a-z]+(?<!er)(?<!a)(?<!o)ly)$"
 )
 # An activity opening the sentence ("Rowing is going great", "Training was brutal") is no
 # person ("Irving moved to Boston" is).
 _ACTIVITY_TOPIC = re.compile(r"^\s*[A-Z][a-z]{2,}ing\s+(?:is|was|has|had)\b")
 
+
+_OPENING_NAME = re.compile(_OPENERS + r"(?P<name>" + NAME_WORD + r")(?:'s)?\s+[a-z]")
+
+
+def opening_name(text: str) -> str | None:
+    """The name a sentence in no one's first person opens with, before a lower-case word
+    ("Ellie just relocated to Edinburgh": "Ellie"); None when it opens otherwise, speaks
+    in the first person, or opens with a word that is no name ("Finally sold the car")."""
+    found = _OPENING_NAME.match(text)
+    if found is None or _FIRST_PERSON.search(text) or _NOT_A_NAME.match(found.group("name")):
+        return None
+    return found.group("name")
 
 def _to_first_person(clause: str) -> str:
     swaps = {"you're": "I'm", "you've": "I've", "you": "I", "your": "my", "yours": "mine"}

@@ -7,13 +7,20 @@ exactly the inputs it gets in production (same cues, same candidate record), wit
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
 from stateledger.core import quantity
-from stateledger.core.cues import PRONOUN_SUBJECTS, analyse, in_first_person, names_subject
+from stateledger.core.cues import (
+    PRONOUN_SUBJECTS,
+    analyse,
+    canonical_role,
+    in_first_person,
+    names_subject,
+    opening_name,
+)
 from stateledger.core.model import Ledger, Record, Source, Status
 from stateledger.core.policy import Statement, reliability
 
@@ -55,6 +62,22 @@ def analyse_statement(
         first_person_text=in_first_person(text, user_id) if cues.subject == "user" else None,
     )
 
+
+def about_known_person(st: Statement, records: Iterable[Record]) -> Statement:
+    """``st`` about the person it opens with by name, when the rules read it as the user's
+    ("Ellie just relocated to Edinburgh": no verb of theirs lists "relocated") and that
+    name is already the subject of one of ``records`` (the statement's candidates: "My
+    sister Ellie lives in Bristol"). A name memory knows as a person is that person
+    whatever verb follows; an unknown capitalised word keeps the rules' reading."""
+    if st.subject != "user":
+        return st
+    name = opening_name(st.text)
+    if name is None:
+        return st
+    who = canonical_role(name)
+    if not any(r.subject == who for r in records):
+        return st
+    return replace(st, subject=who, first_person=False, first_person_text=None)
 
 _SPEAKER_SELF = re.compile(r"\b(?:I|I'm|I've|I'd|I'll|me)\b")
 
