@@ -865,4 +865,20 @@ def test_a_person_memory_knows_is_who_a_sentence_opening_with_their_name_is_abou
     answers(mem, "Where do I live?", "Lisbon", user="bo")
 
 
+def test_a_change_that_names_what_it_replaced_changes_only_a_record_holding_that(
+        mem: Memory) -> None:
+    # "instead of tiles" was read as a new date of the builders' start (update 1.00), so
+    # the start date was retired and the later delay had nothing to update.
+    actions = say(mem, (at(2, 1), "The builders start work on our extension on April 8."),
+                  (at(2, 20), "Settled on a slate roof for the extension instead of tiles."),
+                  (at(3, 28), "The builders are delayed, they now start on May 13."))
+    assert actions == [Action.APPEND, Action.APPEND, Action.REVISE]
+    answers(mem, "When do the builders start?", "May 13", absent=["April 8"])
+    answers(mem, "What roof are we having on the extension?", "slate")
+    # ... and a record that does hold the replaced value is updated.
+    actions = say(mem, (at(1, 5), "Our billing service keeps its data in MongoDB."),
+                  (at(6, 1), "We moved billing off Mongo onto Postgres."), user="bo")
+    assert actions[-1] is Action.REVISE
+    answers(mem, "What database does billing use?", "Postgres", user="bo")
+
 

@@ -87,6 +87,7 @@ from stateledger.core.model import (
 )
 from stateledger.core.policy import Candidate, Statement, reliability
 from stateledger.core.quantity import Quantity, applied, count_of
+from stateledger.core.replaced import replaces_another_value
 from stateledger.core.segment import without_aside, without_request
 from stateledger.core.slots import WILDCARD
 from stateledger.core.timeexpr import MONTH_NAME
@@ -218,6 +219,8 @@ def checked_relation(st: Statement, c: Candidate) -> tuple[float, ...]:
       record (``coexist``), however its wording reads as a replacement;
     - two parts of one plan ("phase one", "Sprint 2"), each with a value of its own, are
       two variables (``core.instances.names_another_part``);
+    - a change that names the value it replaced ("rather than sandstone") changes no
+      record that does not hold that value (``core.replaced``);
     - a restatement says what the record says: its sentence embedding is close to the
       record's, or it keeps the record's number or at least two of its content words.
       Neither ("The boots are in the crate" beside "They are broadcasting a show on TV"):
@@ -286,6 +289,12 @@ def checked_relation(st: Statement, c: Candidate) -> tuple[float, ...]:
         # does not move "phase one should wrap up by May 10" (``core.instances``).
         out[UNRELATED] += out[SAME] + out[UPDATE] + out[END]
         out[SAME] = out[UPDATE] = out[END] = 0.0
+    if replaces_another_value(st.text, c.record.text):
+        # A change that names what it replaced changes a record holding that: "porcelain
+        # slabs for the patio rather than sandstone" is no new start date of the
+        # landscaper's (the model: update 0.69) (``core.replaced``).
+        out[UNRELATED] += out[UPDATE] + out[END]
+        out[UPDATE] = out[END] = 0.0
     aims = {aims_at_a_number(st.text), aims_at_a_number(c.record.text)}
     if aims == {True, False}:
         # A number aimed at and a number reached are two variables: "I've dropped my goal
