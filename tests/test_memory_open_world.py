@@ -882,3 +882,23 @@ def test_a_change_that_names_what_it_replaced_changes_only_a_record_holding_that
     answers(mem, "What database does billing use?", "Postgres", user="bo")
 
 
+def test_times_of_day_told_loosely_and_a_habits_earlier_time(mem: Memory) -> None:
+    # "evenings at 8" gave no time to the time reading (plural parts of the day, a bare
+    # hour), so the older dated state was answered; "When did I use to ...?" was read as
+    # asking for a date.
+    say(mem, (at(1, 9), "I do yoga at 6:30 in the morning before work."),
+        (at(4, 2), "The studio changed its timetable, so I do yoga evenings at 8 now."))
+    answers(mem, "When do I do yoga?", "evenings", absent=["6:30"])
+    answers(mem, "When did I use to do yoga?", "6:30")
+
+
+def test_a_before_question_is_answered_by_a_state_that_says_what_it_asks(
+        mem: Memory) -> None:
+    # The write path filed "New job means my mornings are gone" as the run time's next
+    # state and the runs' new time after it; "before" then answered with that bridge,
+    # which says no time at all.
+    say(mem, (at(1, 9), "I run at 6am before work, Tuesdays and Fridays."),
+        (at(5, 2), "New job means my mornings are gone, so I've switched my runs to "
+                   "evenings after 7."))
+    answers(mem, "When did I use to run?", "6am")
+    answers(mem, "When do I run?", "evenings")

@@ -61,7 +61,9 @@ _NOT_NAMES = frozenset((
 _WHEN = re.compile(
     # "When does the train leave?", "when does Jonas work?" ask the time a record states
     # (``answer_kind``), not when a state began.
-    r"^\s*(?:so\s+|and\s+|remind me\s*,?\s*)?(?:when\s+(?:did|was|were|have|has|had)|"
+    # ... nor does "When did I use to go to the gym?": a habit's time, not a date.
+    r"^\s*(?:so\s+|and\s+|remind me\s*,?\s*)?(?:when\s+(?:did|was|were|have|has|had)"
+    r"(?!\s+\w+\s+(?:use|used|usually|normally|typically)\b)|"
     r"since\s+when|how\s+long\s+(?:have|has|had|ago)|what\s+(?:date|day|time)\s+did|"
     r"on\s+what\s+date)\b", re.I)
 # "All the/my ..." asks for a list where it is what the question asks for ("what are all
@@ -388,7 +390,11 @@ _HAS_TIME = re.compile(
     r"\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
     r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|(?:mon|tues|wednes|thurs|"
     r"fri|satur|sun)days?|tomorrow|tonight|today|weekends?|next\s+(?:week|month|"
-    r"year)|noon|midnight|morning|afternoon|evening|[ap]\.?m\.?)\b|\d{1,2}[:/.]\d{2}|"
+    r"year)|noon|midnight|(?:morning|afternoon|evening|night)s?|[ap]\.?m\.?|"
+    r"(?:day|night|early|late|morning|afternoon|evening)\s+shifts?)\b|\d{1,2}[:/.]\d{2}|"
+    # a clock hour told bare ("evenings after 7", "at 6 on Fridays")
+    r"\b(?:at|after|before|until|till|around)\s+\d{1,2}(?![\d.,%])(?!\s*(?:kg|lbs?|km|"
+    r"miles?|percent|years?|months?|weeks?|days?|hours?|minutes?|mins?|people|of|times?)\b)|"
     r"\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}\s*(?:am|pm)\b|\b(?:19|20)\d{2}\b|\bq[1-4]\b", re.I)
 
 

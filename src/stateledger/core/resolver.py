@@ -352,7 +352,8 @@ def resolve_open(
         # scored as relevant beside it.
         return _all(question, view, kept, at)
     if relevance is not None:
-        ordered = _time_ordered(question, view, kept, at, heads)
+        relevant = {id(ev) for ev, r in zip(evidence, relevance, strict=True) if r >= RELEVANT}
+        ordered = _time_ordered(question, view, kept, at, heads, relevant)
         if ordered is not None:
             ev, why = ordered
             return Resolution(ev.record.text, ev.record.value, (ev,), why)
@@ -629,12 +630,16 @@ def _held_during_asked_period(question: str, kept: Sequence[Evidence],
 
 
 def _time_ordered(question: str, view: View, kept: Sequence[Evidence], at: datetime | None,
-                  heads: AbstractSet[int] = frozenset()
+                  heads: AbstractSet[int] = frozenset(),
+                  relevant: AbstractSet[int] | None = None
                   ) -> tuple[Evidence, str] | None:
     """Among evidence that all states the asked variable: the newest live state for a
     current (or neutral) question; for a "before" question the state that ended last, or
     the older of the live ones. None for other views (the label rules decide). ``heads``
-    (``id``s) stand as live: their successor was left out (see ``_focus``)."""
+    (``id``s) stand as live: their successor was left out (see ``_focus``). ``relevant``
+    (``id``s): the states that say what the question asks themselves; a "before" question
+    is answered by one of them where one ended, not by a state the chain only passes
+    through ("New job means mornings are gone" between two gym times)."""
     live = [ev for ev in kept if _live(ev, at) or ev.label is Label.CURRENT or id(ev) in heads]
     if view in (View.CURRENT, View.NEUTRAL) and live:
         pick = max(live, key=lambda ev: (ev.record.valid_from, ev.record.recorded_at))
@@ -648,6 +653,8 @@ def _time_ordered(question: str, view: View, kept: Sequence[Evidence], at: datet
             pick = min(held, key=lambda ev: ev.record.valid_from)
             return pick, "the earliest state of the asked variable"
         ended = [ev for ev in held if _past(ev, at) and id(ev) not in heads]
+        if relevant is not None:
+            ended = [ev for ev in ended if id(ev) in relevant] or ended
         if ended:
             pick = max(ended, key=lambda ev: (ev.record.valid_to or ev.record.valid_from,
                                               ev.record.valid_from))
