@@ -902,3 +902,17 @@ def test_a_before_question_is_answered_by_a_state_that_says_what_it_asks(
                    "evenings after 7."))
     answers(mem, "When did I use to run?", "6am")
     answers(mem, "When do I run?", "evenings")
+
+
+def test_a_plan_said_as_settled_now_is_no_hedge(mem: Memory) -> None:
+    # The stance head reads the future tense as a guess (hedged 0.99), so the new head
+    # count waited in pending as an unconfirmed claim.
+    tx = mem.add("Two cousins are coming too, so there'll be seven of us in Devon now.",
+                 user_id="alice", at=at(4, 9))
+    assert tx.action is not Action.DEFER_VERIFY
+    assert [r.text for r in mem.records("alice", Ledger.PENDING)] == []
+    answers(mem, "How many of us will be in Devon?", "seven")
+    # A hedge word still hedges.
+    say(mem, (at(3, 3), "I work at the library."),
+        (at(4, 9), "I might be going to work at the museum now, not sure yet."), user="bo")
+    answers(mem, "Where do I work?", "library", user="bo")
