@@ -842,3 +842,25 @@ def test_a_claim_is_told_with_a_reporting_word() -> None:
     assert cues.tells_a_claim("My cousin keeps telling everyone I've quit my job.")
     assert cues.tells_a_claim("Apparently I've moved to Leeds, according to Sam.")
     assert not cues.tells_a_claim("My landlord has put the rent up to £975 a month.")
+
+
+def test_before_a_named_state_the_older_record_whose_person_it_names() -> None:
+    # Two live records the write path did not link (the model read the pair as two
+    # variables): the later one names the earlier one's person, so that is the state
+    # before it.
+    pool = ev(rec("o", "my supervisor is Dr Okafor."),
+              rec("n", "Dr Okafor went on sabbatical so Prof. Lindqvist is supervising me now.",
+                  day=120),
+              rec("x", "My thesis is on coral reefs", day=1))
+    found = resolve_open("Who supervised me before Prof. Lindqvist?", View.HISTORICAL, pool,
+                         relevance=[0.83, 0.98, 0.3], rank=[0.83, 0.98, 0.3],
+                         same_variable=lambda a, others: [False] * len(others))
+    assert [e.record.id for e in found.used] == ["o"]
+    # A relevant older record the later one does not name is no state before it.
+    pool = ev(rec("o", "I meet Dr Okafor on Mondays"),
+              rec("n", "Prof. Lindqvist is supervising me now.", day=120))
+    found = resolve_open("Who supervised me before Prof. Lindqvist?", View.HISTORICAL, pool,
+                         relevance=[0.5, 0.98], rank=[0.5, 0.98],
+                         same_variable=lambda a, others: [False] * len(others))
+    assert [e.record.id for e in found.used] != ["o"]
+

@@ -316,14 +316,18 @@ _CAPITALISED = re.compile(r"(?<!\bin\s)(?<!\bat\s)(?<!\bnear\s)(?<!\bfrom\s)(?<!
 _NOT_NAMES = frozenset({"The", "A", "An", "My", "Our", "We", "He", "She", "They", "It"})
 
 
+def names_inside(text: str) -> set[str]:
+    """The capitalised words past a sentence's first in ``text``: its names."""
+    return set(_NAME_INSIDE.findall(text)) - _NOT_NAMES
+
+
 def ends_what_it_names(statement: str, record: str) -> bool:
     """Whether ``statement`` says that something the record names is gone for good ("We had
     to put Shep down" after "I have an old collie called Shep"): a name of the record's
     and a word of dying, rehoming or winding up (``extract.GONE``)."""
     if _GONE.search(statement) is None:
         return False
-    named = set(_NAME_INSIDE.findall(record)) - _NOT_NAMES
-    return bool(named & set(_CAPITALISED.findall(statement)))
+    return bool(names_inside(record) & set(_CAPITALISED.findall(statement)))
 
 
 # A number framed as a goal or target ("my goal is 80 kg", "the target for the bake sale is
