@@ -864,3 +864,27 @@ def test_before_a_named_state_the_older_record_whose_person_it_names() -> None:
                          same_variable=lambda a, others: [False] * len(others))
     assert [e.record.id for e in found.used] != ["o"]
 
+
+def test_a_successor_that_names_what_is_asked_is_its_next_state() -> None:
+    # The reranker scores the move low (it does not name the app) and the relation model
+    # is not sure of the pair; the move names the backend the question asks about and the
+    # record it took over from does not.
+    old, move = superseded_by(
+        rec("a", "I'm building a habit-tracker app with React Native and Firebase"),
+        rec("m", "I'm moving the backend to Supabase.", day=40))
+
+    def unsure(pairs: Sequence[tuple[Evidence, Evidence]]) -> list[bool]:
+        return [False] * len(pairs)
+
+    found = resolve_open("What backend does my habit tracker use?", View.CURRENT,
+                         ev(old, move), relevance=[0.92, 0.13], rank=[0.92, 0.13],
+                         same_variable=lambda a, others: [False] * len(others), follows=unsure)
+    assert [e.record.id for e in found.used] == ["m"]
+    # A successor that names nothing the question asks stays left out when unsure.
+    old, aside = superseded_by(
+        rec("a", "I'm building a habit-tracker app with React Native and Firebase"),
+        rec("w", "I wonder if that's too ambitious.", day=40))
+    found = resolve_open("What backend does my habit tracker use?", View.CURRENT,
+                         ev(old, aside), relevance=[0.92, 0.13], rank=[0.92, 0.13],
+                         same_variable=lambda a, others: [False] * len(others), follows=unsure)
+    assert [e.record.id for e in found.used] == ["a"]

@@ -400,7 +400,15 @@ def _focus(question: str, kept: Sequence[Evidence], evidence: Sequence[Evidence]
         # next state of what the question asks, whatever the model says of the pair.
         elsewhere = [pair for pair in doubtful
                      if _about_another_part(question, pair[0].record.text, pair[1].record.text)]
-        asked = [pair for pair in doubtful if pair not in elsewhere]
+        # A successor that names what the question asks, where the state it took over
+        # from does not ("I'm moving the backend to Supabase" after "I'm building a
+        # habit-tracker app with React Native and Firebase", asked "What backend does my
+        # habit tracker use?"), is the next state of the asked thing, however low the
+        # reranker scores it without the app's name.
+        wanted = content_keys(question)
+        asked = [pair for pair in doubtful if pair not in elsewhere
+                 and not (wanted & content_keys(pair[1].record.text))
+                 - content_keys(pair[0].record.text)]
         left_out = [(before, ev) for (before, ev), sure
                     in zip(asked, follows(asked), strict=True) if not sure]
         heads = {id(before) for before, _ in left_out}
