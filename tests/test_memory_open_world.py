@@ -916,3 +916,16 @@ def test_a_plan_said_as_settled_now_is_no_hedge(mem: Memory) -> None:
     say(mem, (at(3, 3), "I work at the library."),
         (at(4, 9), "I might be going to work at the museum now, not sure yet."), user="bo")
     answers(mem, "Where do I work?", "library", user="bo")
+
+
+def test_someone_the_user_lived_with_moving_out_ends_living_together(mem: Memory) -> None:
+    # The relation model read the move as another variable (unrelated 0.62), so the user
+    # was still answered as living with him.
+    actions = say(mem, (at(2, 1), "I live with my friend Tomasz in a two-bed in Hulme."),
+                  (at(9, 12), "Tomasz moved out to be nearer his new job."))
+    assert actions[-1] is Action.REVISE
+    answers(mem, "Do I still live with Tomasz?", "moved out")
+    # Moving out of a place is a move, not an ending of living together.
+    say(mem, (at(2, 1), "My friend Ines lives in Lyon."),
+        (at(9, 12), "Ines moved out of Lyon to Marseille."), user="bo")
+    answers(mem, "Where does Ines live?", "Marseille", user="bo")

@@ -321,13 +321,22 @@ def names_inside(text: str) -> set[str]:
     return set(_NAME_INSIDE.findall(text)) - _NOT_NAMES
 
 
+# Living with someone, and their moving out (not "out of" a place): a hand-written
+# reading of English.
+_LIVES_WITH = re.compile(r"\b(?:live|lives|living|share|shares|sharing)\s+(?:\w+\s+){0,3}?"
+                         r"with\b|\b(?:flat|house|room)mates?\b|\blodgers?\b", re.I)
+_MOVED_OUT = re.compile(r"\bmov(?:ed|es|ing) out\b(?!\s+of\b)", re.I)
+
+
 def ends_what_it_names(statement: str, record: str) -> bool:
     """Whether ``statement`` says that something the record names is gone for good ("We had
     to put Shep down" after "I have an old collie called Shep"): a name of the record's
-    and a word of dying, rehoming or winding up (``extract.GONE``)."""
-    if _GONE.search(statement) is None:
-        return False
-    return bool(names_inside(record) & set(_CAPITALISED.findall(statement)))
+    and a word of dying, rehoming or winding up (``extract.GONE``); or that someone the
+    record tells of living with moved out ("Dev moved out to live with his girlfriend"
+    after "I share the flat with my friend Dev")."""
+    gone = _GONE.search(statement) is not None or (
+        _MOVED_OUT.search(statement) is not None and _LIVES_WITH.search(record) is not None)
+    return gone and bool(names_inside(record) & set(_CAPITALISED.findall(statement)))
 
 
 # A number framed as a goal or target ("my goal is 80 kg", "the target for the bake sale is
