@@ -29,12 +29,12 @@ from stateledger.core.cues import question_slots, same_person, with_person_named
 from stateledger.core.evidence_rank import rank_evidence
 from stateledger.core.extract import answer_value, question_shape
 from stateledger.core.model import Answer, Evidence, LinkType, Packet, Record
+from stateledger.core.names import ends_what_it_names
 from stateledger.core.open_world import (
     COEXIST,
     END,
     UNRELATED,
     closest_reading,
-    ends_what_it_names,
     readings,
 )
 from stateledger.core.packet import PREDECESSOR_LINKS

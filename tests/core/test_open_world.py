@@ -21,6 +21,7 @@ from stateledger.core.model import (
     Source,
     Status,
 )
+from stateledger.core.names import ends_what_it_names
 from stateledger.core.open_world import (
     RELATIONS,
     Stance,
@@ -28,7 +29,6 @@ from stateledger.core.open_world import (
     checked_relation,
     closest_reading,
     decide_open_world,
-    ends_what_it_names,
     may_share_state,
     only_asks,
     readings,

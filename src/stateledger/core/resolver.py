@@ -48,7 +48,7 @@ from stateledger.core.cues import adds_one_more, numbers_in
 from stateledger.core.extract import content_keys, says_ended
 from stateledger.core.labels import EVOLUTION_LINKS, check_at
 from stateledger.core.model import Evidence, Label, LinkType, Status, View
-from stateledger.core.open_world import names_inside
+from stateledger.core.names import names_someone
 from stateledger.core.packet import PREDECESSOR_LINKS
 from stateledger.core.profiler import FIRST_STATE, asks_prior_state, profile_query
 from stateledger.core.quantity import count_of
@@ -567,23 +567,12 @@ def _before_named(question: str, kept: Sequence[Evidence], evidence: Sequence[Ev
         # ("Dr Okafor went on sabbatical so Prof. Lindqvist is supervising me now" after
         # "my supervisor is Dr Okafor"), however the model reads the pair.
         same = [ev for ev, s in zip(older, same_variable(later, older), strict=True)
-                if s or _names_inside(ev.record.text) & _names_inside(later.record.text)]
+                if s or names_someone(ev.record.text) & names_someone(later.record.text)]
         if not same:
             return None
         pick = max(same, key=lambda ev: ev.record.valid_from)
     return Resolution(pick.record.text, pick.record.value, (pick,),
                       f"the state before the one the question names ({named})")
-
-
-# Capitalised words that name no one in particular: titles, weekdays, months.
-_NO_ONE = frozenset({"Dr", "Mr", "Mrs", "Ms", "Miss", "Prof", "Sir", "Monday", "Tuesday",
-                     "Wednesday", "Thursday", "Friday", "Saturday", "Sunday", "January",
-                     "February", "March", "April", "May", "June", "July", "August",
-                     "September", "October", "November", "December"})
-
-
-def _names_inside(text: str) -> set[str]:
-    return names_inside(text) - _NO_ONE
 
 
 def _newest_dated(kept: Sequence[Evidence], heads: set[int]
