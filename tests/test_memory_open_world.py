@@ -929,3 +929,17 @@ def test_someone_the_user_lived_with_moving_out_ends_living_together(mem: Memory
     say(mem, (at(2, 1), "My friend Ines lives in Lyon."),
         (at(9, 12), "Ines moved out of Lyon to Marseille."), user="bo")
     answers(mem, "Where does Ines live?", "Marseille", user="bo")
+
+
+def test_the_name_of_one_of_the_users_people_comes_from_a_record_about_them(
+        mem: Memory) -> None:
+    # "What is my husband's name?" was answered with the children's names (any record
+    # that names someone passed), and "What's my sister's name?" found nothing, because
+    # "My sister is called Ruth" is stored about the sister, not the user.
+    say(mem, (at(1, 5), "We have three kids, Noor, Idris and Lina."),
+        (at(2, 9), "My sister is called Ruth."))
+    not_in_memory(mem, "What is my husband's name?")
+    answers(mem, "What's my sister's name?", "Ruth")
+    # A partner told of without the role's word still answers.
+    say(mem, (at(3, 1), "I married Tariq in 2015."), user="bo")
+    answers(mem, "What is my husband's name?", "Tariq", user="bo")

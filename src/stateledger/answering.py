@@ -43,6 +43,7 @@ from stateledger.core.question import (
     by_name,
     in_first_person_question,
     named,
+    named_role,
     names,
     question_subject,
     subject_aliases,
@@ -124,6 +125,9 @@ def answer_from_packet(question: str, user_id: str, packet: Packet, vector: np.n
     # ... and "When did my salary change?" as "What is my salary?" (``as_state_question``).
     question = as_state_question(question)
     aliases = subject_aliases(subject, [ev.record.text for ev in pool])
+    role = named_role(question) if subject == "user" else None
+    if role is not None:  # "What's my brother's name?": the brother's own records too
+        aliases = (role, *subject_aliases(role, [ev.record.text for ev in pool]), *aliases)
     # Each record is scored against the question as its speaker would hear it: the model
     # reads one pair at a time and takes a name for someone other than the "I" of a
     # record. A question about the user by name is asked in the first person ("What is

@@ -34,6 +34,8 @@ from stateledger.core.question import (
     in_first_person_question,
     later_state_named,
     named,
+    named_role,
+    names_the_role,
     question_subject,
     same_subject,
     states_kind,
@@ -888,3 +890,18 @@ def test_a_successor_that_names_what_is_asked_is_its_next_state() -> None:
                          ev(old, aside), relevance=[0.92, 0.13], rank=[0.92, 0.13],
                          same_variable=lambda a, others: [False] * len(others), follows=unsure)
     assert [e.record.id for e in found.used] == ["a"]
+
+
+def test_a_name_question_about_one_of_the_users_people_needs_a_record_about_them() -> None:
+    assert named_role("What is my wife's name?") == "wife"
+    assert named_role("what's my mum's name") == "mother"
+    assert named_role("Where does my brother live?") is None  # no name asked
+    assert named_role("What is my dog called?") is None  # no person's role
+    kids = rec("k", "I've got two kids, Ollie and Grace.")
+    assert not names_the_role("What is my wife's name?", kids)
+    assert names_the_role("What is my wife's name?", rec("m", "I married Sofia in 2019."))
+    assert names_the_role("What's my mum's name?", rec("n", "My mother is called Ann."))
+    assert names_the_role("What's my brother's name?",
+                          rec("b", "He is called Sam.", subject="brother"))
+    assert not names_the_role("What's my brother's name?", rec("s", "My sister is Jo."))
+    assert names_the_role("Where do I live?", kids)  # no role asked: no constraint

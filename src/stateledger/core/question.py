@@ -42,6 +42,7 @@ from stateledger.core.cues import (
     same_person,
     subject_words,
 )
+from stateledger.core.model import Record
 from stateledger.core.timeexpr import MONTH_NAME, find_times
 
 _ROLE_Q = re.compile(r"\b(?:my|our)\s+" + ROLE_MODIFIER + r"(?P<role>" + ROLE_WORDS
@@ -453,6 +454,36 @@ def answer_kind(question: str) -> Kind | None:
     if _NUMBER_Q.search(question) is not None:
         return "number"
     return None
+
+
+# Words that tell of a partner without naming the role ("I married Sofia in 2019").
+_PARTNER_ROLES = frozenset({"husband", "wife", "partner", "girlfriend", "boyfriend", "fiance"})
+_PARTNERED = re.compile(r"\b(?:married|marry|marrying|wedding|engaged|spouse|husband|wife|"
+                        r"partner|girlfriend|boyfriend|fianc[eé]e?|dating)\b", re.I)
+
+
+def named_role(question: str) -> str | None:
+    """The role whose name a question asks ("What's my brother's name?": ``brother``), or
+    None. Such a question is the user's (who fills the role), but the person's own records
+    ("My brother is called Sam", stored about the brother) say it too."""
+    role = _ROLE_Q.search(question)
+    if role is None or answer_kind(question) != "name":
+        return None
+    return canonical_role(role.group("role"))
+
+
+def names_the_role(question: str, record: Record) -> bool:
+    """For a question asking the name of one of the user's people ("What is my wife's
+    name?"), whether ``record`` tells of that person: it is about them, says the role (any
+    word for it: "mum" for "mother"), or, for a partner, tells of one ("I married Sofia").
+    True for any other question. Names of other people ("I've got two kids, Ollie and
+    Grace") answer no question about a wife."""
+    who = named_role(question)
+    if who is None:
+        return True
+    if record.subject == who or re.search(rf"\b{subject_words(who)}s?\b", record.text, re.I):
+        return True
+    return who in _PARTNER_ROLES and _PARTNERED.search(record.text) is not None
 
 
 def states_kind(text: str, kind: Kind) -> bool:

@@ -60,6 +60,7 @@ from stateledger.core.question import (
     asks_set,
     asks_when,
     later_state_named,
+    names_the_role,
     same_subject,
     states_kind,
 )
@@ -317,7 +318,8 @@ def resolve_open(
     kind = answer_kind(question)
     if kind is not None and not asks_when(question):
         # "How many ..." is answered by a record that holds a number, when any does.
-        typed = [ev for ev in kept if states_kind(ev.record.text, kind)]
+        typed = [ev for ev in kept if states_kind(ev.record.text, kind)
+                 and names_the_role(question, ev.record)]
         if not typed and kind in REQUIRED_KINDS:
             return Resolution(None, None, (), f"no record about it states a {kind}")
         kept = typed or kept
