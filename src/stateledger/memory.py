@@ -299,11 +299,12 @@ class Memory:
                        and r.status is Status.SUPERSEDED
                        and set(r.linked(LinkType.SUPERSEDED_BY)) & written}
             ended_here = retired & ended
-            found = self._candidates(uid, statement, vector, overlay, retired)
+            hits = self.store.search_vector(uid, vector, self._n_candidates, CANDIDATE_LEDGERS)
+            found = self._candidates(uid, statement, vector, hits, overlay, retired)
             named = about_known_person(statement, (c.record for c in found))
             if named is not statement:  # another person's slot records are the candidates
                 statement = named
-                found = self._candidates(uid, statement, vector, overlay, retired)
+                found = self._candidates(uid, statement, vector, hits, overlay, retired)
             candidates = [replace(c, same_message=c.record.id in written,
                                   retired_in_message=c.record.id in retired,
                                   ended_in_message=c.record.id in ended_here)
@@ -364,17 +365,17 @@ class Memory:
         return analyse_statement(text, user_id, at, source, speaker)
 
     def _candidates(self, user_id: str, st: Statement, vector: np.ndarray,
-                    overlay: dict[str, Record] | None = None,
+                    hits: Sequence[tuple[str, float]], overlay: dict[str, Record] | None = None,
                     retired: AbstractSet[str] = frozenset()) -> list[Candidate]:
-        """Top-N similar records of this user from accepted + pending, the records on the same
-        (subject, slot), and the records linked to them. Never a scan of the whole bank.
+        """Top-N similar records of this user from accepted + pending (``hits``: the store's
+        search for the statement's ``vector``, made once per statement), the records on the
+        same (subject, slot), and the records linked to them. Never a scan of the whole bank.
 
         ``overlay`` holds records written or changed by earlier statements of the same
         message, not committed yet: they replace their stored versions and are candidates
         themselves, as are those of them the message retired (``retired``).
         """
         overlay = overlay or {}
-        hits = self.store.search_vector(user_id, vector, self._n_candidates, CANDIDATE_LEDGERS)
         ids = [rid for rid, _ in hits]
         if st.slot is not None:
             ids += [

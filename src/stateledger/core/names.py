@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from stateledger.core.extract import GONE
+from stateledger.core.timeexpr import MONTHS, WEEKDAYS
 
 _GONE = re.compile(rf"\b(?:{GONE})\b", re.I)
 # A capitalised word past a sentence's first: a name ("a hamster called Nibbles", "a band
@@ -47,10 +48,7 @@ def ends_what_it_names(statement: str, record: str) -> bool:
 
 
 # Capitalised words that name no one in particular: titles, weekdays, months.
-_NO_ONE = frozenset({"Dr", "Mr", "Mrs", "Ms", "Miss", "Prof", "Sir", "Monday", "Tuesday",
-                     "Wednesday", "Thursday", "Friday", "Saturday", "Sunday", "January",
-                     "February", "March", "April", "May", "June", "July", "August",
-                     "September", "October", "November", "December"})
+_NO_ONE = frozenset({"Dr", "Mr", "Mrs", "Ms", "Miss", "Prof", "Sir", *MONTHS, *WEEKDAYS})
 
 
 def names_someone(text: str) -> set[str]:

@@ -472,15 +472,11 @@ def named_role(question: str) -> str | None:
     return canonical_role(role.group("role"))
 
 
-def names_the_role(question: str, record: Record) -> bool:
-    """For a question asking the name of one of the user's people ("What is my wife's
-    name?"), whether ``record`` tells of that person: it is about them, says the role (any
-    word for it: "mum" for "mother"), or, for a partner, tells of one ("I married Sofia").
-    True for any other question. Names of other people ("I've got two kids, Ollie and
+def tells_of_role(who: str, record: Record) -> bool:
+    """Whether ``record`` tells of the user's ``who`` (a role from ``named_role``): it is
+    about them, says the role (any word for it: "mum" for "mother"), or, for a partner,
+    tells of one ("I married Sofia"). Names of other people ("I've got two kids, Ollie and
     Grace") answer no question about a wife."""
-    who = named_role(question)
-    if who is None:
-        return True
     if record.subject == who or re.search(rf"\b{subject_words(who)}s?\b", record.text, re.I):
         return True
     return who in _PARTNER_ROLES and _PARTNERED.search(record.text) is not None

@@ -60,9 +60,10 @@ from stateledger.core.question import (
     asks_set,
     asks_when,
     later_state_named,
-    names_the_role,
+    named_role,
     same_subject,
     states_kind,
+    tells_of_role,
 )
 from stateledger.core.timeexpr import find_times
 from stateledger.errors import InvalidInputError
@@ -318,8 +319,10 @@ def resolve_open(
     kind = answer_kind(question)
     if kind is not None and not asks_when(question):
         # "How many ..." is answered by a record that holds a number, when any does.
+        # "What is my wife's name?" is answered by a record about her (``named_role``).
+        role = named_role(question) if kind == "name" else None
         typed = [ev for ev in kept if states_kind(ev.record.text, kind)
-                 and names_the_role(question, ev.record)]
+                 and (role is None or tells_of_role(role, ev.record))]
         if not typed and kind in REQUIRED_KINDS:
             return Resolution(None, None, (), f"no record about it states a {kind}")
         kept = typed or kept
