@@ -409,8 +409,9 @@ def _focus(question: str, kept: Sequence[Evidence], evidence: Sequence[Evidence]
         # from does not ("I'm moving the backend to Supabase" after "I'm building a
         # habit-tracker app with React Native and Firebase", asked "What backend does my
         # habit tracker use?"), is the next state of the asked thing, however low the
-        # reranker scores it without the app's name.
-        wanted = content_keys(question)
+        # reranker scores it without the app's name. Not by a light verb ("What editor do
+        # I use?" and "I use tmux a lot now"): only a word that names the asked thing.
+        wanted = content_keys(question, drop=_LIGHT_VERBS)
         asked = [pair for pair in doubtful if pair not in elsewhere
                  and not (wanted & content_keys(pair[1].record.text))
                  - content_keys(pair[0].record.text)]
@@ -443,6 +444,13 @@ def _focus(question: str, kept: Sequence[Evidence], evidence: Sequence[Evidence]
                 and order[id(ev)] >= best - RANK_MARGIN]
     beside = [ev for ev, same in zip(rest, same_variable(anchor, rest), strict=True) if same]
     return [anchor, *linked, *beside], heads
+
+
+# Verbs a question asks with that name no thing ("what do I use", "what car do I have"): a
+# hand-written list of English light verbs.
+_LIGHT_VERBS = frozenset("use uses used using have has had get gets got like likes want wants "
+                         "need needs do does did go goes make makes take takes keep keeps "
+                         "own owns".split())
 
 
 def _branch_scores(evidence: Sequence[Evidence], score: Mapping[int, float]) -> dict[int, float]:
