@@ -903,3 +903,17 @@ def test_a_name_question_about_one_of_the_users_people_needs_a_record_about_them
     assert tells_of_role("mother", rec("n", "My mum is called Ann."))
     assert tells_of_role("brother", rec("b", "He is called Sam.", subject="brother"))
     assert not tells_of_role("brother", rec("s", "My sister is Jo."))
+
+
+def test_a_successor_sharing_only_a_light_verb_with_the_question_stays_left_out() -> None:
+    # "use" names no thing: the unsure successor is no next state of the editor.
+    old, aside = superseded_by(rec("a", "I code in Go and edit in Vim"),
+                               rec("t", "I use tmux a lot now.", day=40))
+
+    def unsure(pairs: Sequence[tuple[Evidence, Evidence]]) -> list[bool]:
+        return [False] * len(pairs)
+
+    found = resolve_open("What editor do I use?", View.CURRENT, ev(old, aside),
+                         relevance=[0.95, 0.12], rank=[0.95, 0.12],
+                         same_variable=lambda a, others: [False] * len(others), follows=unsure)
+    assert [e.record.id for e in found.used] == ["a"]
