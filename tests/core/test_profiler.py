@@ -22,6 +22,10 @@ VIEW_TABLE: list[tuple[str, View]] = [
     ("Is Ann still vegetarian?", C),
     ("What city does she live in?", C),  # present-tense state question defaults to current
     ("Tell me about Ann", N),
+    # "use to" is the past habit after "did", and a purpose after "do"
+    ("What do I use to track my spending?", C),
+    ("What did you use to drink in the mornings?", H),
+    ("Did Sam use to live in Oslo?", H),
     # an ordinal that names a thing is no past wording; the tense decides
     ("Which venue is booked for our first rehearsal?", C),
     ("What was Dana's first car?", H),

@@ -116,7 +116,10 @@ _HINTS: tuple[tuple[str, re.Pattern[str], bool], ...] = (
                        r"updating|become|became|becoming|evolve|evolved|shift|shifted|"
                        r"convert|converted|quit|quitting|swap|swapped|different"), False),
     # historical: naming an earlier state
-    ("historical", _rx(r"used to|use to|in the past|prior to|previously|previous|prior|"
+    # "use to" is the past habit only after "did" ("What did you use to drink?"): "What do I
+    # use to track my spending?" asks what does the job now.
+    ("historical", _rx(r"used to|(?:did|didn't|didnt)\s+(?:[a-z]+\s+){0,2}?use to|in the past|"
+                       r"prior to|previously|previous|prior|"
                        r"formerly|former|originally|original|ex"), True),
     ("historical", _rx(FIRST_STATE), True),
     ("historical", _rx(r"before|back then|back in the day|at the time|at that time|"
