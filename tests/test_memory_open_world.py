@@ -943,3 +943,13 @@ def test_the_name_of_one_of_the_users_people_comes_from_a_record_about_them(
     # A partner told of without the role's word still answers.
     say(mem, (at(3, 1), "I married Tariq in 2015."), user="bo")
     answers(mem, "What is my husband's name?", "Tariq", user="bo")
+
+
+def test_a_new_value_told_after_an_ending_in_one_message_is_the_current_state(
+        mem: Memory) -> None:
+    # "What do I use to ..." was read as "used to" (a past state), and the ending, which
+    # held only until the next statement of its message, answered "before Xero".
+    say(mem, (at(1, 5), "I've been doing my accounts in Excel for years."),
+        (at(6, 1), "I ditched Excel last month and I do everything in Xero now."))
+    answers(mem, "What do I use to do my accounts?", "Xero", absent=["ditched"])
+    answers(mem, "What did I do my accounts in before Xero?", "Excel", absent=["ditched"])

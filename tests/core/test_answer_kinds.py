@@ -917,3 +917,35 @@ def test_a_successor_sharing_only_a_light_verb_with_the_question_stays_left_out(
                          relevance=[0.95, 0.12], rank=[0.95, 0.12],
                          same_variable=lambda a, others: [False] * len(others), follows=unsure)
     assert [e.record.id for e in found.used] == ["a"]
+
+
+def test_a_new_value_told_after_an_ending_in_one_message_is_reached_through_it() -> None:
+    # "I gave up on X, and I'm using Y now": the write path links Y after the ending, which
+    # says nothing of the asked thing; the walk goes on through it to Y, and the ending,
+    # which held for an instant, is no state before Y.
+    old = rec("x", "I plan our meals in a Notion page.")
+    old, gave_up = superseded_by(old, rec("g", "I gave up on the Notion page", day=40))
+    gave_up, new = superseded_by(
+        gave_up, rec("n", "I'm using Mealime now.", day=40,
+                     valid_from=T0 + timedelta(days=40, microseconds=1)))
+
+    def sure(pairs: Sequence[tuple[Evidence, Evidence]]) -> list[bool]:
+        return [True] * len(pairs)
+
+    pool = ev(old, gave_up, new)
+    now = resolve_open("What do I use to plan our meals?", View.CURRENT, pool,
+                       relevance=[0.95, 0.2, 0.1], rank=[0.95, 0.2, 0.1],
+                       same_variable=lambda a, others: [False] * len(others), follows=sure)
+    assert [e.record.id for e in now.used] == ["n"]
+    before = resolve_open("What did I plan meals in before?", View.HISTORICAL, pool,
+                          relevance=[0.95, 0.3, 0.1], rank=[0.95, 0.3, 0.1],
+                          same_variable=lambda a, others: [False] * len(others),
+                          follows=sure)
+    assert [e.record.id for e in before.used] == ["x"]
+    # Told in messages of their own, the ending is a state of its own: the walk stops.
+    later = new.with_changes(valid_from=T0 + timedelta(days=41))
+    apart = resolve_open("What do I use to plan our meals?", View.CURRENT,
+                         ev(old, gave_up.with_changes(valid_to=later.valid_from), later),
+                         relevance=[0.95, 0.2, 0.1], rank=[0.95, 0.2, 0.1],
+                         same_variable=lambda a, others: [False] * len(others), follows=sure)
+    assert "n" not in [e.record.id for e in apart.used]

@@ -44,12 +44,18 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
+from stateledger.core.chain import (
+    chain_ids,
+    held_an_instant,
+    predecessor,
+    went_on_in_its_message,
+)
 from stateledger.core.cues import adds_one_more, numbers_in
 from stateledger.core.extract import content_keys, says_ended
 from stateledger.core.labels import EVOLUTION_LINKS, check_at
 from stateledger.core.model import Evidence, Label, LinkType, Status, View
 from stateledger.core.names import names_someone
-from stateledger.core.packet import PREDECESSOR_LINKS
+from stateledger.core.packet import SUCCESSOR_LINKS
 from stateledger.core.profiler import FIRST_STATE, asks_prior_state, profile_query
 from stateledger.core.quantity import count_of
 from stateledger.core.question import (
@@ -157,7 +163,7 @@ def _nearest_past(question: str, top: Evidence, evidence: Sequence[Evidence]
         return top, "historical view: first historical memory"
     # States of the same fact: the top record's chain of state links within the packet. A
     # many-valued slot holds several facts (two pets), so "the same slot" is not enough.
-    chain = _chain_ids(top, evidence)
+    chain = chain_ids(top, evidence)
     same = [e for e in evidence if e.label is Label.HISTORICAL and e.record.id in chain
             and not e.record.linked(LinkType.VERIFIED_BY)] or [top]
     # A confirmed pending claim (verified_by) never held as a state of its own.
@@ -168,32 +174,6 @@ def _nearest_past(question: str, top: Evidence, evidence: Sequence[Evidence]
     pick = max(ended, key=lambda e: (e.record.valid_to or e.record.valid_from,
                                      e.record.valid_from))
     return pick, "historical view: the state that ended most recently"
-
-
-# Links between states of one variable: a revision, an evolution, and a pending claim with
-# the record that confirmed it.
-_STATE_LINKS = (LinkType.SUPERSEDES, LinkType.SUPERSEDED_BY, *EVOLUTION_LINKS,
-                LinkType.VERIFIES, LinkType.VERIFIED_BY)
-
-
-_SUCCESSOR_LINKS = (LinkType.SUPERSEDED_BY, LinkType.EVOLVES_TO)
-
-
-def _chain_ids(top: Evidence, evidence: Sequence[Evidence],
-               through: Callable[[Evidence], bool] | None = None) -> set[str]:
-    """Ids of the packet records joined to ``top`` by supersede/evolve links (transitively,
-    also through a live record in between): the write path made those links between
-    states of one variable, whatever slot a rule read off each text. With ``through``, the
-    walk goes on past ``top``'s own neighbours only from records it accepts."""
-    by_id = {e.record.id: e for e in evidence}
-    seen = {top.record.id}
-    frontier = [top]
-    while frontier:
-        nxt = [by_id[d] for e in frontier for d in e.record.linked(*_STATE_LINKS)
-               if d in by_id and d not in seen]
-        seen |= {e.record.id for e in nxt}
-        frontier = [e for e in nxt if through is None or through(e)]
-    return seen
 
 
 def _transition(evidence: Sequence[Evidence], at: datetime | None) -> Result | None:
@@ -394,13 +374,14 @@ def _focus(question: str, kept: Sequence[Evidence], evidence: Sequence[Evidence]
     # whose successors lead on to a relevant state is walked through: "Our drummer left"
     # between "I'm on bass" and "so I moved over to drums".
     branch = _branch_scores(evidence, score)
-    chain = _chain_ids(anchor, evidence, lambda ev: branch[id(ev)] >= RELEVANT)
+    chain = chain_ids(anchor, evidence, lambda ev: branch[id(ev)] >= RELEVANT
+                       or went_on_in_its_message(ev, evidence))
     linked = [ev for ev in evidence if ev.record.id in chain and ev is not anchor]
     heads: set[int] = set()
     if follows is not None:
         by_id = {e.record.id: e for e in evidence}
         doubtful = [(before, ev) for ev in linked if score[id(ev)] < RELEVANT
-                    and (before := _predecessor(ev, by_id)) is not None]
+                    and (before := predecessor(ev, by_id)) is not None]
         # A successor that changed another part of a record of several facts is not the
         # next state of what the question asks, whatever the model says of the pair.
         elsewhere = [pair for pair in doubtful
@@ -419,12 +400,17 @@ def _focus(question: str, kept: Sequence[Evidence], evidence: Sequence[Evidence]
                     in zip(asked, follows(asked), strict=True) if not sure]
         heads = {id(before) for before, _ in left_out}
         dropped = {id(ev) for _, ev in left_out + elsewhere}
+        # ... and what the walk reached only through a state it left out.
+        while more := {id(ev) for ev in linked if id(ev) not in dropped
+                       and score[id(ev)] < RELEVANT
+                       and id(predecessor(ev, by_id) or ev) in dropped}:
+            dropped |= more
         linked = [ev for ev in linked if id(ev) not in dropped]
         # ... and a state whose other parts changed stands as the newest of what was
         # asked only where no successor of the asked part follows it.
         onward = {ev.record.id for ev in linked}
         heads |= {id(before) for before, _ in elsewhere
-                  if not onward & set(before.record.linked(*_SUCCESSOR_LINKS))}
+                  if not onward & set(before.record.linked(*SUCCESSOR_LINKS))}
     linked = _without_other_parts(anchor, linked, branch)
     heads |= _cut_off(anchor, linked, evidence, score, at)
     # Beside the chain, only evidence scored about as well as the anchor may be a state of
@@ -461,7 +447,7 @@ def _branch_scores(evidence: Sequence[Evidence], score: Mapping[int, float]) -> 
     for _ in range(len(evidence)):  # a fixed point over the (short) successor chains
         changed = False
         for ev in evidence:
-            after = [best[id(by_id[d])] for d in ev.record.linked(*_SUCCESSOR_LINKS)
+            after = [best[id(by_id[d])] for d in ev.record.linked(*SUCCESSOR_LINKS)
                      if d in by_id]
             if after and max(after) > best[id(ev)]:
                 best[id(ev)] = max(after)
@@ -483,14 +469,14 @@ def _without_other_parts(anchor: Evidence, linked: Sequence[Evidence],
     on_chain = {ev.record.id: ev for ev in (anchor, *linked)}
     other_parts: set[str] = set()
     for ev in on_chain.values():
-        after = [on_chain[d] for d in ev.record.linked(*_SUCCESSOR_LINKS) if d in on_chain]
+        after = [on_chain[d] for d in ev.record.linked(*SUCCESSOR_LINKS) if d in on_chain]
         best = max((branch[id(a)] for a in after), default=0.0)
         if len(after) > 1 and best >= RELEVANT:
             other_parts |= {a.record.id for a in after
                             if branch[id(a)] < best - RELEVANCE_MARGIN}
     frontier = list(other_parts)
     while frontier:  # what follows a dropped part is no state of the asked variable either
-        nxt = {d for rid in frontier for d in on_chain[rid].record.linked(*_SUCCESSOR_LINKS)
+        nxt = {d for rid in frontier for d in on_chain[rid].record.linked(*SUCCESSOR_LINKS)
                if d in on_chain and d not in other_parts and d != anchor.record.id}
         other_parts |= nxt
         frontier = list(nxt)
@@ -509,7 +495,7 @@ def _cut_off(anchor: Evidence, linked: Sequence[Evidence], evidence: Sequence[Ev
     reached = {anchor.record.id} | {ev.record.id for ev in linked}
     heads: set[int] = set()
     for ev in linked:
-        before = _predecessor(ev, by_id)
+        before = predecessor(ev, by_id)
         onward = set(ev.record.linked(LinkType.SUPERSEDED_BY, LinkType.EVOLVES_TO))
         if (before is not None and score[id(ev)] < RELEVANT and score[id(before)] >= RELEVANT
                 and not _live(ev, at) and not onward & reached):
@@ -557,7 +543,7 @@ def _before_named(question: str, kept: Sequence[Evidence], evidence: Sequence[Ev
     by_id = {ev.record.id: ev for ev in evidence}
     others = {id(ev) for ev in kept} - {id(ev) for ev in naming}  # relevant, not naming it
     chain: list[Evidence] = []
-    step, seen = _predecessor(later, by_id), {later.record.id}
+    step, seen = predecessor(later, by_id), {later.record.id}
     while step is not None and step.record.id not in seen:
         seen.add(step.record.id)
         # A statement of the same message ("Sat on my Sonys by accident, so I've moved to
@@ -565,7 +551,7 @@ def _before_named(question: str, kept: Sequence[Evidence], evidence: Sequence[Ev
         # before it.
         if id(step) in others and step.record.text not in (later.record.context or ""):
             chain.append(step)
-        step = _predecessor(step, by_id)
+        step = predecessor(step, by_id)
     if chain:
         best = max(score[id(ev)] for ev in chain)
         pick = next(ev for ev in chain if score[id(ev)] >= best - RELEVANCE_MARGIN)
@@ -604,14 +590,6 @@ def _newest_dated(kept: Sequence[Evidence], heads: set[int]
     if not later or any(says_ended(ev.record.text) for ev in later):
         return list(kept), heads
     return [ev for ev in kept if ev not in later], heads | {id(newest)}
-
-
-def _predecessor(ev: Evidence, by_id: Mapping[str, Evidence]) -> Evidence | None:
-    """The state ``ev`` took over from, when the packet (``by_id``) holds it."""
-    for rid in ev.record.linked(*PREDECESSOR_LINKS):
-        if rid in by_id:
-            return by_id[rid]
-    return None
 
 
 # A question in the past tense: "how much did we owe in January?", "where was I living
@@ -679,6 +657,9 @@ def _time_ordered(question: str, view: View, kept: Sequence[Evidence], at: datet
             pick = min(held, key=lambda ev: ev.record.valid_from)
             return pick, "the earliest state of the asked variable"
         ended = [ev for ev in held if _past(ev, at) and id(ev) not in heads]
+        # A state replaced within its own message ("I gave up on the spreadsheet, and I'm
+        # using YNAB now") never held: the state before is the one before the message.
+        ended = [ev for ev in ended if not held_an_instant(ev)] or ended
         if relevant is not None:
             ended = [ev for ev in ended if id(ev) in relevant] or ended
         if ended:
@@ -719,7 +700,7 @@ def _when(question: str, kept: Sequence[Evidence], at: datetime | None,
         value = (content_keys(question) & content_keys(pick.record.text)) - _CHANGE_VERBS
         by_id = {ev.record.id: ev for ev in kept}
         seen = {pick.record.id}
-        while value and (before := _predecessor(pick, by_id)) is not None and (
+        while value and (before := predecessor(pick, by_id)) is not None and (
                 before.record.id not in seen and value <= content_keys(before.record.text)
                 and not _number_changed(before.record.text, pick.record.text)):
             pick = before
