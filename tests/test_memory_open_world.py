@@ -953,3 +953,10 @@ def test_a_new_value_told_after_an_ending_in_one_message_is_the_current_state(
         (at(6, 1), "I ditched Excel last month and I do everything in Xero now."))
     answers(mem, "What do I use to do my accounts?", "Xero", absent=["ditched"])
     answers(mem, "What did I do my accounts in before Xero?", "Excel", absent=["ditched"])
+
+
+def test_the_users_own_name_comes_from_them_giving_it(mem: Memory) -> None:
+    # "What is my name?" was answered with the puppy's name (any record with a name passed).
+    say(mem, (at(6, 2), "We got a puppy named Biscuit."),
+        (at(6, 3), "Hey, I'm Oskar, 41, a nurse in Leeds."))
+    answers(mem, "What is my name?", "Oskar", absent=["Biscuit"])

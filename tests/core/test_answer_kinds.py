@@ -29,6 +29,7 @@ from stateledger.core.question import (
     as_state_question,
     asks_about_anyone,
     asks_all,
+    asks_own_name,
     asks_when,
     by_name,
     in_first_person_question,
@@ -40,6 +41,7 @@ from stateledger.core.question import (
     states_kind,
     subject_aliases,
     tells_of_role,
+    tells_own_name,
     with_joint_subject,
     without_later_state,
     without_times,
@@ -949,3 +951,12 @@ def test_a_new_value_told_after_an_ending_in_one_message_is_reached_through_it()
                          relevance=[0.95, 0.2, 0.1], rank=[0.95, 0.2, 0.1],
                          same_variable=lambda a, others: [False] * len(others), follows=sure)
     assert "n" not in [e.record.id for e in apart.used]
+
+
+def test_a_name_question_about_the_user_needs_them_giving_it() -> None:
+    assert asks_own_name("What's my name?") and asks_own_name("who am I")
+    assert not asks_own_name("What is my wife's name?")
+    assert tells_own_name(rec("d", "Quick intro: I'm Dana, 34, a designer in Toronto"))
+    assert tells_own_name(rec("c", "Call me Sam."))
+    assert not tells_own_name(rec("m", "I have a cat called Miso."))
+    assert not tells_own_name(rec("t", "I'm Dana.", subject="sister"))

@@ -482,6 +482,31 @@ def tells_of_role(who: str, record: Record) -> bool:
     return who in _PARTNER_ROLES and _PARTNERED.search(record.text) is not None
 
 
+# "What's my name?", "Who am I?": the user's own name (a role's is ``named_role``).
+_OWN_NAME_Q = re.compile(r"\bwhat(?:'s|\s+is)\s+my\s+(?:first\s+|full\s+|real\s+|preferred\s+)?"
+                         r"name\b|\bwho\s+am\s+i\b|\bwhat\s+(?:do|should)\s+you\s+call\s+me\b",
+                         re.I)
+# The user giving their name: "my name's Dana", "call me Dana", "I'm Dana, 34", "Dana here".
+# Hand-written English; "I'm" with a capitalised word also reads "I'm Italian", which is why
+# it only picks among records that already hold a name for a question about the user's.
+_TELLS_OWN_NAME = re.compile(
+    r"(?i:\bmy\s+(?:first\s+|full\s+|real\s+|preferred\s+)?name(?:'s|\s+is)|\bcall\s+me|"
+    r"\bi\s+go\s+by|\bi(?:'m|\s+am)(?:\s+called)?|\bthis\s+is)\s+" + NAME_WORD + r"\b"
+    r"|^\W*" + NAME_WORD + r"\s+here\b")
+
+
+def asks_own_name(question: str) -> bool:
+    """Whether ``question`` asks the user's own name ("What's my name?")."""
+    return _OWN_NAME_Q.search(question) is not None
+
+
+def tells_own_name(record: Record) -> bool:
+    """Whether ``record`` is the user giving their own name (a name slot, or "I'm Dana"),
+    not the name of a pet or a person they mention ("a cat called Miso")."""
+    return record.subject == "user" and (
+        record.slot == "name" or _TELLS_OWN_NAME.search(record.text) is not None)
+
+
 def states_kind(text: str, kind: Kind) -> bool:
     """Whether ``text`` holds a value of ``kind`` (a digit or number word; a date or time;
     a person's name; any name; a colour)."""

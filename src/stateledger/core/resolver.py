@@ -63,6 +63,7 @@ from stateledger.core.question import (
     answer_kind,
     asks_about_anyone,
     asks_all,
+    asks_own_name,
     asks_set,
     asks_when,
     later_state_named,
@@ -70,6 +71,7 @@ from stateledger.core.question import (
     same_subject,
     states_kind,
     tells_of_role,
+    tells_own_name,
 )
 from stateledger.core.timeexpr import find_times
 from stateledger.errors import InvalidInputError
@@ -303,6 +305,8 @@ def resolve_open(
         role = named_role(question) if kind == "name" else None
         typed = [ev for ev in kept if states_kind(ev.record.text, kind)
                  and (role is None or tells_of_role(role, ev.record))]
+        if kind == "name" and asks_own_name(question):
+            typed = [ev for ev in typed if tells_own_name(ev.record)] or typed
         if not typed and kind in REQUIRED_KINDS:
             return Resolution(None, None, (), f"no record about it states a {kind}")
         kept = typed or kept
