@@ -960,3 +960,14 @@ def test_the_users_own_name_comes_from_them_giving_it(mem: Memory) -> None:
     say(mem, (at(6, 2), "We got a puppy named Biscuit."),
         (at(6, 3), "Hey, I'm Oskar, 41, a nurse in Leeds."))
     answers(mem, "What is my name?", "Oskar", absent=["Biscuit"])
+
+
+def test_one_favourite_is_no_answer_about_another(mem: Memory) -> None:
+    # The reranker took "favourite" for the variable: the dessert answered the colour
+    # (relevance 0.62), a film the song.
+    say(mem, (at(2, 2), "My favourite dessert is sticky toffee pudding."),
+        (at(2, 3), "My favourite film is Paddington 2."))
+    not_in_memory(mem, "What is my favourite colour?")
+    not_in_memory(mem, "What is my favourite song?")
+    answers(mem, "What's my favourite dessert?", "sticky toffee")
+    answers(mem, "What is my favourite movie?", "Paddington")

@@ -25,6 +25,7 @@ from stateledger.core.model import (
     View,
 )
 from stateledger.core.question import (
+    another_favourite,
     answer_kind,
     as_state_question,
     asks_about_anyone,
@@ -960,3 +961,11 @@ def test_a_name_question_about_the_user_needs_them_giving_it() -> None:
     assert tells_own_name(rec("c", "Call me Sam."))
     assert not tells_own_name(rec("m", "I have a cat called Miso."))
     assert not tells_own_name(rec("t", "I'm Dana.", subject="sister"))
+
+
+def test_a_favourite_the_slot_table_reads_answers_only_that_favourite() -> None:
+    film = rec("f", "My favourite film is Paddington 2.", slot="favourite_movie")
+    assert another_favourite("What is my favourite book?", film)
+    assert not another_favourite("What's my favourite movie?", film)
+    assert not another_favourite("What do I like watching?", film)  # no favourite asked
+    assert not another_favourite("What is my favourite book?", rec("b", "I love Dune."))

@@ -39,12 +39,14 @@ from stateledger.core.cues import (
     ROLE_WORDS,
     adds_one_more,
     canonical_role,
+    question_slots,
     same_person,
     subject_words,
 )
 from stateledger.core.model import Record
 from stateledger.core.timeexpr import MONTH_NAME, find_times
 
+_FAVOURITE = "favourite_"  # the slot table's prefix for what the user likes best
 _ROLE_Q = re.compile(r"\b(?:my|our)\s+" + ROLE_MODIFIER + r"(?P<role>" + ROLE_WORDS
                      + r")(?:s'?|'s)?\b", re.I)  # "my sister", "my sisters", "my sisters'"
 # A name in subject position: after an auxiliary ("where does Tom live", "is Ana still
@@ -505,6 +507,17 @@ def tells_own_name(record: Record) -> bool:
     not the name of a pet or a person they mention ("a cat called Miso")."""
     return record.subject == "user" and (
         record.slot == "name" or _TELLS_OWN_NAME.search(record.text) is not None)
+
+
+def another_favourite(question: str, record: Record) -> bool:
+    """Whether ``record`` holds a favourite the slot table reads as another thing than the
+    favourite ``question`` asks about: "My favourite film is Paddington 2" is no answer to
+    "What is my favourite book?" (the reranker: relevant 0.81; "... song?": 0.92), which
+    is "not in memory". Either side without a favourite the table reads decides nothing."""
+    if record.slot is None or not record.slot.startswith(_FAVOURITE):
+        return False
+    asked = [slot for slot in question_slots(question) if slot.startswith(_FAVOURITE)]
+    return bool(asked) and record.slot not in asked
 
 
 def states_kind(text: str, kind: Kind) -> bool:

@@ -60,6 +60,7 @@ from stateledger.core.profiler import FIRST_STATE, asks_prior_state, profile_que
 from stateledger.core.quantity import count_of
 from stateledger.core.question import (
     REQUIRED_KINDS,
+    another_favourite,
     answer_kind,
     asks_about_anyone,
     asks_all,
@@ -283,7 +284,8 @@ def resolve_open(
     about = [ev for ev in evidence if anyone
              or any(same_subject(n, "", ev.record.subject, ev.record.text) for n in names)]
     position = {id(ev): i for i, ev in enumerate(evidence)}
-    kept = [ev for ev in about if relevance is None or relevance[position[id(ev)]] >= RELEVANT]
+    kept = [ev for ev in about if (relevance is None or relevance[position[id(ev)]] >= RELEVANT)
+            and not another_favourite(question, ev.record)]
     if not kept:
         return Resolution(None, None, (), "no evidence about what the question asks")
     if rank is not None:
