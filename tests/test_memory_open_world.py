@@ -955,6 +955,20 @@ def test_a_new_value_told_after_an_ending_in_one_message_is_the_current_state(
     answers(mem, "What did I do my accounts in before Xero?", "Excel", absent=["ditched"])
 
 
+def test_a_change_told_without_its_subject_is_done_whatever_its_reason_says(
+        mem: Memory) -> None:
+    # "Switched ..." with no "I" was no change told as done, so the progressive of its
+    # reason ("we're moving") made it a change in progress and the old state stayed live;
+    # and the city of the reason was given as the language.
+    acts = say(mem, (at(3, 2), "I'm learning Greek with an app, fifteen minutes a day."),
+               (at(9, 1), "Switched from Greek to Turkish since we're moving to Izmir next "
+                          "spring."))
+    assert acts[-1] is Action.REVISE
+    answers(mem, "What language am I learning?", "Turkish")
+    assert mem.answer("What language am I learning?", user_id="alice").value != "Izmir"
+    answers(mem, "What language did I learn before?", "Greek")
+
+
 def test_the_users_own_name_comes_from_them_giving_it(mem: Memory) -> None:
     # "What is my name?" was answered with the puppy's name (any record with a name passed).
     say(mem, (at(6, 2), "We got a puppy named Biscuit."),

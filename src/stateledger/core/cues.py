@@ -182,8 +182,8 @@ _TRANSITION = re.compile(
 # A change told as done (past tense or perfect, no progressive): "I've switched from tea to
 # coffee", "we moved the API to Fly.io". It is no change in progress, whatever "from ... to"
 # makes a model read into it.
-_DONE_CHANGE = re.compile(
-    r"\b(?:i|we|i've|we've|i have|we have|i'd|we'd|they|he|she)\s+(?:just\s+|finally\s+|"
+_DONE_CHANGE = re.compile(  # the subject may be left out, as chat does ("Switched to ...")
+    r"(?:^\W*|\b(?:i|we|i've|we've|i have|we have|i'd|we'd|they|he|she)\s+)(?:just\s+|finally\s+|"
     r"already\s+|recently\s+|officially\s+|now\s+)?(?:switched|moved|migrated|changed|"
     r"swapped|transitioned|relocated|went|ditched|replaced|traded|upgraded|downgraded|"
     r"rewrote|rebuilt|ported|converted|finished " + _PROGRESSIVE_CHANGE + r"|completed "

@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 
-from stateledger.core.cues import attitude
+from stateledger.core.cues import attitude, question_slots
 from stateledger.core.model import Evidence
 from stateledger.core.segment import sentences
 from stateledger.core.timeexpr import MONTHS, WEEKDAYS, find_times, when_text
@@ -299,7 +299,8 @@ def extract(question: str, text: str, said_at: date | datetime,
 def answer_value(question: str, value: str | None, used: Sequence[Evidence], *,
                  ended: bool = False) -> Extracted | None:
     """``Answer.value`` for a resolved answer: the short answer to ``question`` from the
-    evidence it used. A slot value the write path parsed is kept (it is precise), except for
+    evidence it used. A slot value the write path parsed for the slot the question asks
+    about is kept (it is precise), except for
     a "when" question, which wants the time the statement gives, and a yes / no question,
     which wants "Yes" or "No" ("Do I have a girlfriend?" is not answered "Sophie");
     ``ended``: the first evidence ends the state before it. A list joins the short answers
@@ -307,7 +308,11 @@ def answer_value(question: str, value: str | None, used: Sequence[Evidence], *,
     if not used:
         return None
     shape = question_shape(question)
-    if value is not None and shape not in ("when", "yes_no"):
+    # A slot's value answers only a question about that slot: "since we're moving to
+    # Lisbon" gave "Switched from Spanish to Portuguese ..." a city, no answer to "What
+    # language am I learning?".
+    if (value is not None and shape not in ("when", "yes_no")
+            and used[0].record.slot in (None, *question_slots(question))):
         return Extracted(value, "the value the write path parsed from the statement")
     parts = [extract(question, ev.record.text, ev.record.valid_from, ended=ended and i == 0)
              for i, ev in enumerate(used)]
