@@ -969,6 +969,17 @@ def test_a_change_told_without_its_subject_is_done_whatever_its_reason_says(
     answers(mem, "What language did I learn before?", "Greek")
 
 
+def test_someones_contracted_has_reads_as_their_change(mem: Memory) -> None:
+    # "Nadia's gone back to college" read as a possessive: the relation model took it for
+    # an ending of her job, not its next state.
+    say(mem, (at(9, 2), "My cousin Nadia works as a dental nurse."))
+    tx = mem.add("Nadia's gone back to college to study nursing.", user_id="alice",
+                 at=at(11, 2))
+    assert tx.action is Action.REVISE and not tx.reason.startswith("newer first-hand "
+                                                                   "statement ends")
+    answers(mem, "What does Nadia do now?", "college")
+
+
 def test_the_users_own_name_comes_from_them_giving_it(mem: Memory) -> None:
     # "What is my name?" was answered with the puppy's name (any record with a name passed).
     say(mem, (at(6, 2), "We got a puppy named Biscuit."),

@@ -199,12 +199,13 @@ def answer_from_packet(question: str, user_id: str, packet: Packet, vector: np.n
     )
 
 
-def _told(record: Record) -> str:
+def _told(record: Record, as_in: str = "") -> str:
     """A record's text as the models read it: a statement the write path filed under the
     person a pronoun stood for ("She just got a job at the hospital", filed under ``wife``)
     names them ("My wife just got a job ..."): the models read a bare "she" beside "my
-    wife" as someone else (``cues.with_person_named``)."""
-    return with_person_named(record.text, record.subject)
+    wife" as someone else (``cues.with_person_named``). ``as_in``: the record it is read
+    beside, whose words for the person ("My uncle Pete") it takes, as the write path did."""
+    return with_person_named(record.text, record.subject, as_in)
 
 
 def _same_variable(model: Relevance, anchor: Evidence, others: Sequence[Evidence],
@@ -280,7 +281,7 @@ def _follows(model: Relevance, pairs: Sequence[tuple[Evidence, Evidence]]) -> li
     # The newer is read as the write path reads a statement: with and without a trailing
     # aside or a request's frame, and by what it takes as given
     # (``core.open_world.readings``), the closer reading counting.
-    said = [readings(_told(b.record)) for _, b in pairs]
+    said = [readings(_told(b.record, as_in=a.record.text)) for a, b in pairs]
     probs = model.pair_relations([_told(a.record) for (a, _), r in zip(pairs, said, strict=True)
                                   for _ in r], [t for r in said for t in r])
     out, start = [], 0

@@ -737,7 +737,7 @@ def with_person_named(text: str, subject: str, as_in: str = "") -> str:
         return text
     m = _PRONOUN_SUBJECT.match(text)
     if m is None:
-        return _with_role_of_name(text, subject, as_in)
+        return _has_spelled_out(_with_role_of_name(text, subject, as_in))
     if re.fullmatch(ROLE_WORDS, subject, re.I) is not None:
         said = re.search(rf"\b{subject_words(subject)}\b", as_in, re.I)
         name = f"my {said.group(0).lower() if said else subject}"
@@ -748,6 +748,22 @@ def with_person_named(text: str, subject: str, as_in: str = "") -> str:
         name = name[0].upper() + name[1:]
     rest = text[m.end("pronoun"):]
     return text[:start] + name + rest
+
+
+# "Tom's gone back to uni": the "'s" of "has" before a past participle (a hand-written list
+# of irregular ones, and "-ed" words of five letters or more), after the opening name.
+_HAS_CONTRACTED = re.compile(
+    r"^(?P<who>(?i:" + _OPENERS + r")(?:(?i:my|our)\s+[a-z]+\s+)?" + NAME_WORD + r")['’]s\s+"
+    r"(?=(?:just\s+|finally\s+|now\s+|also\s+|recently\s+|already\s+)?(?:been|gone|got|"
+    r"gotten|done|taken|left|become|begun|found|made|given|won|lost|quit|split|broken|"
+    r"[a-z]{3,}ed)\b)")
+
+
+def _has_spelled_out(text: str) -> str:
+    """``text`` with a name's contracted "has" spelled out ("Tom's gone back to uni" ->
+    "Tom has gone back to uni"): the relation model reads the "'s" as a possessive (beside
+    "My brother Tom works as a plumber": unrelated 0.79; spelled out, update 0.83)."""
+    return _HAS_CONTRACTED.sub(r"\g<who> has ", text, count=1)
 
 
 _NAME_OPENING = re.compile(r"(?i:" + _OPENERS + r")(?P<name>" + NAME_WORD + r")\b")
