@@ -87,9 +87,9 @@ def test_the_best_matching_sentence_is_used() -> None:
     assert got is not None and got.value == "mushroom risotto"
 
 
-def _ev(text: str, value: str | None = None, day: int = 1) -> Evidence:
+def _ev(text: str, value: str | None = None, day: int = 1, slot: str | None = None) -> Evidence:
     at = datetime(2024, 3, day, tzinfo=UTC)
-    rec = Record(id=f"r{day}", user_id="u", text=text, subject="user", slot=None, value=value,
+    rec = Record(id=f"r{day}", user_id="u", text=text, subject="user", slot=slot, value=value,
                  source=Source.USER, confidence=1.0, valid_from=at, valid_to=None,
                  recorded_at=at, status=Status.ACTIVE, ledger=Ledger.ACCEPTED)
     return Evidence(rec, Label.CURRENT, 1.0)
@@ -113,3 +113,30 @@ def test_answer_value_of_a_list_joins_its_items() -> None:
     got = answer_value("What are all the names I have given you?", None, used)
     assert got is not None and got.value == "Ilse, Marit"
     assert answer_value("Where do I live?", None, []) is None
+
+
+def test_a_slot_value_answers_only_a_question_about_that_slot() -> None:
+    # "since we're moving to Lisbon" gave a change of language the location slot.
+    ev = _ev("Switched from Spanish to Portuguese since we're moving to Lisbon.",
+             value="Lisbon", slot="location")
+    asked = answer_value("What language am I learning?", "Lisbon", [ev])
+    assert asked is not None and asked.value != "Lisbon"
+    where = answer_value("Where am I moving to?", "Lisbon", [ev])
+    assert where is not None and where.value == "Lisbon"
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("I play tennis with Marcus on Thursdays.", "on Thursdays"),
+    ("I have yoga every Monday evening.", "every Monday evening"),
+    ("The bins go out on Tuesday nights.", "on Tuesday nights"),
+    ("I run in the mornings before work.", "in the mornings"),
+])
+def test_a_habits_when_is_the_time_it_recurs(text: str, value: str) -> None:
+    got = extract("When do I do it?", text, SAID)
+    assert got is not None and got.value == value
+    # A past question asks for the day it was told; a dated time still wins.
+    past = extract("When did I play tennis?", text, SAID)
+    assert past is not None and past.value == "12 June 2024"
+    dated = extract("When is the party?", "The party is on 14 June, every guest brings food.",
+                    SAID)
+    assert dated is not None and dated.value.startswith("14 June")

@@ -235,6 +235,16 @@ def _content_run(question: str, sentence: str, names: frozenset[str],
 
 
 _CLOCK = re.compile(r"\b\d{1,2}(?::\d{2})?\s*(?:[ap]\.?m\.?)(?!\w)|\b\d{1,2}:\d{2}\b", re.I)
+# A time that recurs ("on Thursdays", "every Monday evening", "at weekends"): a habit's
+# when, which no date resolves. English weekday and part-of-day words, hand-written.
+_PAST_Q = re.compile(r"\b(?:did|was|were|had)\b", re.I)
+_DAY = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
+_PART = r"(?:morning|afternoon|evening|night|lunchtime)s?"
+_RECURRING = re.compile(
+    rf"\b(?:(?:on\s+)?{_DAY}s(?:\s+{_PART})?|(?:on\s+)?{_DAY}\s+(?:morning|afternoon|evening|night)s|(?:every|each)\s+(?:other\s+)?(?:{_DAY}|"
+    rf"morning|afternoon|evening|night|day|weekend|week|month)(?:\s+{_PART})?|"
+    rf"(?:on|at|over)\s+(?:the\s+)?weekends|weeknights|weekday\s+{_PART}|"
+    rf"in\s+the\s+{_PART})\b", re.I)
 
 
 def extract(question: str, text: str, said_at: date | datetime,
@@ -248,11 +258,15 @@ def extract(question: str, text: str, said_at: date | datetime,
     sentence = best_sentence(question, text)
     if shape == "when":
         # The best-matching sentence's time first, else the statement's, else a clock time
-        # it gives ("it leaves at 9:15"), else its day.
+        # it gives ("it leaves at 9:15"), else when it recurs ("on Thursdays"), else its day.
         where = sentence if find_times(sentence, said_at) else text
         clock = _CLOCK.search(sentence) or _CLOCK.search(text)
         if clock is not None and not find_times(where, said_at):
             return Extracted(clock.group(0), "when: the clock time the statement gives")
+        recurring = _RECURRING.search(sentence) or _RECURRING.search(text)
+        if (recurring is not None and not find_times(where, said_at)
+                and not _PAST_Q.search(question)):  # "When did I ...?" asks for a day
+            return Extracted(recurring.group(0), "when: the time the statement says it recurs")
         value, how = when_text(where, said_at)
         return Extracted(value, f"when: {how}")
     if shape == "count":
