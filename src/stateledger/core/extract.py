@@ -237,14 +237,17 @@ def _content_run(question: str, sentence: str, names: frozenset[str],
 _CLOCK = re.compile(r"\b\d{1,2}(?::\d{2})?\s*(?:[ap]\.?m\.?)(?!\w)|\b\d{1,2}:\d{2}\b", re.I)
 # A time that recurs ("on Thursdays", "every Monday evening", "at weekends"): a habit's
 # when, which no date resolves. English weekday and part-of-day words, hand-written.
-_PAST_Q = re.compile(r"\b(?:did|was|were|had)\b", re.I)
 _DAY = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
 _PART = r"(?:morning|afternoon|evening|night|lunchtime)s?"
 _RECURRING = re.compile(
-    rf"\b(?:(?:on\s+)?{_DAY}s(?:\s+{_PART})?|(?:on\s+)?{_DAY}\s+(?:morning|afternoon|evening|night)s|(?:every|each)\s+(?:other\s+)?(?:{_DAY}|"
-    rf"morning|afternoon|evening|night|day|weekend|week|month)(?:\s+{_PART})?|"
-    rf"(?:on|at|over)\s+(?:the\s+)?weekends|weeknights|weekday\s+{_PART}|"
-    rf"in\s+the\s+{_PART})\b", re.I)
+    rf"\b(?:(?:on\s+)?{_DAY}s(?:\s+{_PART})?"  # "on Thursdays", "Fridays after work"
+    rf"|(?:on\s+)?{_DAY}\s+(?:morning|afternoon|evening|night)s"  # "on Tuesday nights"
+    rf"|(?:every|each)\s+(?:other\s+)?(?:{_DAY}|morning|afternoon|evening|night|day|weekend"
+    rf"|week|month)(?:\s+{_PART})?"  # "every Monday evening"
+    rf"|(?:on|at|over)\s+(?:the\s+)?weekends|weeknights|weekday\s+{_PART}"
+    rf"|in\s+the\s+{_PART})\b", re.I)
+# ... which a question in the past tense does not ask ("When did I play tennis?").
+_PAST_Q = re.compile(r"\b(?:did|was|were|had)\b", re.I)
 
 
 def extract(question: str, text: str, said_at: date | datetime,
@@ -265,7 +268,7 @@ def extract(question: str, text: str, said_at: date | datetime,
             return Extracted(clock.group(0), "when: the clock time the statement gives")
         recurring = _RECURRING.search(sentence) or _RECURRING.search(text)
         if (recurring is not None and not find_times(where, said_at)
-                and not _PAST_Q.search(question)):  # "When did I ...?" asks for a day
+                and not _PAST_Q.search(question)):
             return Extracted(recurring.group(0), "when: the time the statement says it recurs")
         value, how = when_text(where, said_at)
         return Extracted(value, f"when: {how}")
@@ -314,9 +317,9 @@ def answer_value(question: str, value: str | None, used: Sequence[Evidence], *,
                  ended: bool = False) -> Extracted | None:
     """``Answer.value`` for a resolved answer: the short answer to ``question`` from the
     evidence it used. A slot value the write path parsed for the slot the question asks
-    about is kept (it is precise), except for
-    a "when" question, which wants the time the statement gives, and a yes / no question,
-    which wants "Yes" or "No" ("Do I have a girlfriend?" is not answered "Sophie");
+    about is kept (it is precise), except for a "when" question, which wants the time the
+    statement gives, and a yes / no question, which wants "Yes" or "No" ("Do I have a
+    girlfriend?" is not answered "Sophie");
     ``ended``: the first evidence ends the state before it. A list joins the short answers
     of its items. None when nothing was used."""
     if not used:
