@@ -237,7 +237,7 @@ def _content_run(question: str, sentence: str, names: frozenset[str],
 _CLOCK = re.compile(r"\b\d{1,2}(?::\d{2})?\s*(?:[ap]\.?m\.?)(?!\w)|\b\d{1,2}:\d{2}\b", re.I)
 # A time that recurs ("on Thursdays", "every Monday evening", "at weekends"): a habit's
 # when, which no date resolves. English weekday and part-of-day words, hand-written.
-_DAY = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
+_DAY = "(?:" + "|".join(WEEKDAYS) + ")"
 _PART = r"(?:morning|afternoon|evening|night|lunchtime)s?"
 _RECURRING = re.compile(
     rf"\b(?:(?:on\s+)?{_DAY}s(?:\s+{_PART})?"  # "on Thursdays", "Fridays after work"
@@ -246,8 +246,9 @@ _RECURRING = re.compile(
     rf"|week|month)(?:\s+{_PART})?"  # "every Monday evening"
     rf"|(?:on|at|over)\s+(?:the\s+)?weekends|weeknights|weekday\s+{_PART}"
     rf"|in\s+the\s+{_PART})\b", re.I)
-# ... which a question in the past tense does not ask ("When did I play tennis?").
-_PAST_Q = re.compile(r"\b(?:did|was|were|had)\b", re.I)
+# A question in the past tense ("When did I play tennis?", "where was I living in 2022?"):
+# it asks for a day or a state that held then, not for a habit's time.
+PAST_TENSE_Q = re.compile(r"\b(?:did|was|were|had|used to|back then)\b", re.I)
 
 
 def extract(question: str, text: str, said_at: date | datetime,
@@ -268,7 +269,7 @@ def extract(question: str, text: str, said_at: date | datetime,
             return Extracted(clock.group(0), "when: the clock time the statement gives")
         recurring = _RECURRING.search(sentence) or _RECURRING.search(text)
         if (recurring is not None and not find_times(where, said_at)
-                and not _PAST_Q.search(question)):
+                and not PAST_TENSE_Q.search(question)):
             return Extracted(recurring.group(0), "when: the time the statement says it recurs")
         value, how = when_text(where, said_at)
         return Extracted(value, f"when: {how}")

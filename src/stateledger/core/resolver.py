@@ -51,7 +51,7 @@ from stateledger.core.chain import (
     went_on_in_its_message,
 )
 from stateledger.core.cues import adds_one_more, numbers_in
-from stateledger.core.extract import content_keys, says_ended
+from stateledger.core.extract import PAST_TENSE_Q, content_keys, says_ended
 from stateledger.core.labels import EVOLUTION_LINKS, check_at
 from stateledger.core.model import Evidence, Label, LinkType, Status, View
 from stateledger.core.names import names_someone
@@ -598,12 +598,6 @@ def _newest_dated(kept: Sequence[Evidence], heads: set[int]
     return [ev for ev in kept if ev not in later], heads | {id(newest)}
 
 
-# A question in the past tense: "how much did we owe in January?", "where was I living
-# in 2022?". A time phrase in a present-tense question ("what is due in March?") is no
-# as-of question.
-_PAST_TENSE = re.compile(r"\b(?:did|was|were|had|used to|back then)\b", re.I)
-
-
 def _held_during_asked_period(question: str, kept: Sequence[Evidence],
                               evidence: Sequence[Evidence], at: datetime | None
                               ) -> Resolution | None:
@@ -612,8 +606,9 @@ def _held_during_asked_period(question: str, kept: Sequence[Evidence],
     make the new city the answer for the year); None without such a period, or when no
     state held in it. The period is read against the question's time, else the newest
     state in the evidence (the memory's present: "January" is the last January before
-    it)."""
-    if not _PAST_TENSE.search(question) or not evidence:
+    it). A time phrase in a present-tense question ("what is due in March?") asks for no
+    period."""
+    if not PAST_TENSE_Q.search(question) or not evidence:
         return None
     present = at or max(ev.record.valid_from for ev in evidence)
     times = find_times(question, present)
