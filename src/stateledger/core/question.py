@@ -39,6 +39,7 @@ from stateledger.core.cues import (
     ROLE_WORDS,
     adds_one_more,
     canonical_role,
+    mentions,
     question_slots,
     same_person,
     subject_words,
@@ -484,29 +485,30 @@ def tells_of_role(who: str, record: Record) -> bool:
     return who in _PARTNER_ROLES and _PARTNERED.search(record.text) is not None
 
 
-# "What's my name?", "Who am I?": the user's own name (a role's is ``named_role``).
-_OWN_NAME_Q = re.compile(r"\bwhat(?:'s|\s+is)\s+my\s+(?:first\s+|full\s+|real\s+|preferred\s+)?"
-                         r"name\b|\bwho\s+am\s+i\b|\bwhat\s+(?:do|should)\s+you\s+call\s+me\b",
-                         re.I)
-# The user giving their name: "my name's Dana", "call me Dana", "I'm Dana, 34", "Dana here".
-# Hand-written English; "I'm" with a capitalised word also reads "I'm Italian", which is why
-# it only picks among records that already hold a name for a question about the user's.
-_TELLS_OWN_NAME = re.compile(
-    r"(?i:\bmy\s+(?:first\s+|full\s+|real\s+|preferred\s+)?name(?:'s|\s+is)|\bcall\s+me|"
-    r"\bi\s+go\s+by|\bi(?:'m|\s+am)(?:\s+called)?|\bthis\s+is)\s+" + NAME_WORD + r"\b"
-    r"|^\W*" + NAME_WORD + r"\s+here\b")
+# "Who am I?" asks the user's name too (the slot table reads "what's my name", "what do
+# you call me": ``question_slots``).
+_WHO_AM_I = re.compile(r"\bwho\s+am\s+i\b", re.I)
+# The user giving their name in words the slot table does not read as the name slot (it
+# reads "my name is", "call me", "I go by", "I'm called"): "I'm Dana, 34", "this is Dana",
+# "Dana here". Hand-written English; "I'm" with a capitalised word also reads "I'm
+# Italian", which is why it only picks among records that already hold a name for a
+# question about the user's.
+_INTRODUCES = re.compile(r"(?i:\bi(?:'m|\s+am)|\bthis\s+is)\s+" + NAME_WORD + r"\b"
+                         r"|^\W*" + NAME_WORD + r"\s+here\b")
 
 
 def asks_own_name(question: str) -> bool:
     """Whether ``question`` asks the user's own name ("What's my name?")."""
-    return _OWN_NAME_Q.search(question) is not None
+    return "name" in question_slots(question) or _WHO_AM_I.search(question) is not None
 
 
 def tells_own_name(record: Record) -> bool:
-    """Whether ``record`` is the user giving their own name (a name slot, or "I'm Dana"),
-    not the name of a pet or a person they mention ("a cat called Miso")."""
+    """Whether ``record`` is the user giving their own name (a name the slot table reads
+    anywhere in it, or "I'm Dana"), not the name of a pet or a person they mention ("a
+    cat called Miso")."""
     return record.subject == "user" and (
-        record.slot == "name" or _TELLS_OWN_NAME.search(record.text) is not None)
+        any(m.slot == "name" for m in mentions(record.text))
+        or _INTRODUCES.search(record.text) is not None)
 
 
 def another_favourite(question: str, record: Record) -> bool:
