@@ -10,6 +10,7 @@ import sys
 
 import pytest
 
+from stateledger import InvalidInputError
 from stateledger.models.threads import default_threads
 
 _PROBE = ("import torch; from stateledger.models.embedder import MiniLMEmbedder; "
@@ -35,8 +36,48 @@ def test_overrides() -> None:
 
 
 def test_a_bad_override_is_a_typed_error(monkeypatch: pytest.MonkeyPatch) -> None:
-    from stateledger import InvalidInputError
 
     monkeypatch.setenv("STATELEDGER_THREADS", "lots")
     with pytest.raises(InvalidInputError, match="STATELEDGER_THREADS"):
         default_threads()
+
+
+def test_the_side_thread_follows_its_setting(monkeypatch: pytest.MonkeyPatch) -> None:
+    import torch
+
+    from stateledger.models import threads
+
+    monkeypatch.setenv("STATELEDGER_SIDE_THREAD", "0")
+    assert threads.side_worker(torch) is None
+    monkeypatch.setenv("STATELEDGER_SIDE_THREAD", "1")
+    side = threads.side_worker(torch)
+    assert side is not None
+    # Work on the helper gets no helper of its own: it would wait on itself.
+    assert side.submit(threads.side_worker, torch).result(timeout=30) is None
+    # The helper runs torch with the caller's intra-op thread count, not the machine's.
+    assert side.submit(torch.get_num_threads).result(timeout=30) == torch.get_num_threads()
+    monkeypatch.setenv("STATELEDGER_SIDE_THREAD", "sometimes")
+    with pytest.raises(InvalidInputError, match="STATELEDGER_SIDE_THREAD"):
+        threads.side_worker(torch)
+
+
+_FORKED = """
+import os, sys, torch
+from stateledger.models import threads
+assert threads.side_worker(torch).submit(lambda: 1).result(timeout=30) == 1
+pid = os.fork()
+if pid == 0:
+    # The parent's helper thread did not survive the fork: the child must make its own,
+    # or this would wait forever.
+    side = threads.side_worker(torch)
+    os._exit(0 if side.submit(lambda: 2).result(timeout=30) == 2 else 1)
+_, status = os.waitpid(pid, 0)
+print("child", os.waitstatus_to_exitcode(status))
+"""
+
+
+def test_a_forked_child_gets_a_side_thread_that_runs() -> None:
+    out = subprocess.run([sys.executable, "-c", _FORKED], check=True, capture_output=True,
+                         text=True, timeout=120,
+                         env={**os.environ, "STATELEDGER_SIDE_THREAD": "1"}).stdout
+    assert out.split()[-2:] == ["child", "0"]

@@ -84,18 +84,31 @@ class MiniLMEmbedder:
             raise ModelError(f"unexpected embedding pipeline in {path}: {modules}, {modes}")
 
     def _encode(self, texts: list[str]) -> np.ndarray:
-        """BERT -> mean over real tokens -> L2 norm, in length-sorted batches (less padding)."""
+        """BERT -> mean over real tokens -> L2 norm, in length-sorted batches (less padding);
+        every other batch on the side worker where a core is free (``threads.side_worker``:
+        the same batches, so the same vectors)."""
         torch = self._torch
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
         out = np.empty((len(texts), DIM), dtype=np.float32)
-        with torch.inference_mode():
-            for start in range(0, len(order), self._batch_size):
-                idx = order[start : start + self._batch_size]
-                ids, mask = self._encoder.tokenize([texts[i] for i in idx])
-                tokens = self._encoder.forward(ids, mask)
-                mask = mask.unsqueeze(-1).to(tokens.dtype)
-                pooled = (tokens * mask).sum(1) / mask.sum(1).clamp(min=1e-9)
-                out[idx] = torch.nn.functional.normalize(pooled, p=2, dim=1).numpy()
+        batches = [(idx, *self._encoder.tokenize([texts[i] for i in idx]))
+                   for idx in (order[at:at + self._batch_size]
+                               for at in range(0, len(order), self._batch_size))]
+
+        def run(some: list[tuple[list[int], Any, Any]]) -> None:
+            with torch.inference_mode():
+                for idx, ids, mask in some:
+                    tokens = self._encoder.forward(ids, mask)
+                    weights = mask.unsqueeze(-1).to(tokens.dtype)
+                    pooled = (tokens * weights).sum(1) / weights.sum(1).clamp(min=1e-9)
+                    out[idx] = torch.nn.functional.normalize(pooled, p=2, dim=1).numpy()
+
+        side = threads.side_worker(torch) if len(batches) > 1 else None
+        if side is None:
+            run(batches)
+        else:
+            pending = side.submit(run, batches[1::2])
+            run(batches[0::2])
+            pending.result()
         return out
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:

@@ -96,13 +96,16 @@ class PairEncoder(nn.Module):
         self.emb_ln = nn.LayerNorm(cfg.hidden, eps=1e-12)
         self.layers = nn.ModuleList(_Layer(cfg) for _ in range(cfg.layers))
 
-    def encode(self, ids: torch.Tensor, types: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
-        """[CLS] state and mean of the real tokens, concatenated: (batch, 2 * hidden)."""
+    def encode(self, ids: torch.Tensor, types: torch.Tensor, mask: torch.Tensor, *,
+               padded: bool | None = None) -> torch.Tensor:
+        """[CLS] state and mean of the real tokens, concatenated: (batch, 2 * hidden).
+        ``padded``: whether attention masks out padding (default: where ``mask`` has any);
+        rows split off a batch pass the whole batch's, so each row runs as in the batch."""
         length = ids.shape[1]
         x = self.word[ids] + self.position[:length] + self.token_type[types]
         x = self.emb_ln(x)
         bias = None
-        if not bool(mask.all()):
+        if (padded if padded is not None else not bool(mask.all())):
             bias = (1.0 - mask[:, None, None, :].to(x.dtype)) * torch.finfo(x.dtype).min
         for layer in self.layers:
             x = layer(x, bias)
@@ -252,9 +255,34 @@ class Inference(Generic[E]):
 
     @contextmanager
     def __call__(self) -> Iterator[E]:
-        with self._lock, torch.inference_mode(), torch.autocast(
-                "cpu", torch.bfloat16, enabled=self.bf16):
+        with self._lock, _mode(self.bf16):
             yield self.net
+
+    def encode(self, ids: torch.Tensor, types: torch.Tensor, mask: torch.Tensor
+               ) -> torch.Tensor:
+        """``net.encode`` of the rows, the first half on the side worker where a core is
+        free (``threads.side_worker``); call inside ``with inference()``. Each row's numbers
+        are those of the whole batch: a row's products do not depend on the other rows."""
+        side = threads.side_worker(torch) if ids.shape[0] >= 2 else None
+        padded = not bool(mask.all())
+        if side is None:
+            return self.net.encode(ids, types, mask, padded=padded)
+        half = ids.shape[0] // 2
+
+        def first() -> torch.Tensor:
+            with _mode(self.bf16):
+                return self.net.encode(ids[:half], types[:half], mask[:half], padded=padded)
+
+        pending = side.submit(first)
+        rest = self.net.encode(ids[half:], types[half:], mask[half:], padded=padded)
+        return torch.cat([pending.result(), rest])
+
+
+@contextmanager
+def _mode(bf16: bool) -> Iterator[None]:
+    """Inference mode and, where it pays, bfloat16 autocast (both are per thread in torch)."""
+    with torch.inference_mode(), torch.autocast("cpu", torch.bfloat16, enabled=bf16):
+        yield
 
 
 def _bfloat16_linears(model: E) -> E:

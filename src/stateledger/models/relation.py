@@ -102,7 +102,7 @@ class RelationModel:
             return np.zeros((0, len(RELATIONS)), dtype=np.float32)
         ids, types, mask = tokenize_pairs(self.tokenizer, records, statements)
         with self._inference() as net:
-            logits, _ = net(ids, types, mask)
+            logits = net.relation(self._inference.encode(ids, types, mask))
             return torch.softmax(logits.float(), dim=-1).numpy()
 
     def relevance(self, question: str, records: Sequence[str]) -> np.ndarray:
@@ -111,7 +111,7 @@ class RelationModel:
             return np.zeros(0, dtype=np.float32)
         ids, types, mask = tokenize_pairs(self.tokenizer, [question] * len(records), records)
         with self._inference() as net:
-            _, logit = net(ids, types, mask)
+            logit = net.relevance(self._inference.encode(ids, types, mask)).squeeze(-1)
             return torch.sigmoid(logit.float()).numpy()
 
     def judge(self, statement: str, records: Sequence[str], *, stance_text: str | None = None,
@@ -150,7 +150,7 @@ class RelationModel:
             if i:
                 types[i, :n] = torch.tensor(e.type_ids)
         with self._inference() as net:
-            h = net.encode(ids, types, mask)
+            h = self._inference.encode(ids, types, mask)
             stance = torch.sigmoid(net.stance(h[:1]).float())[0]
             relation = torch.softmax(net.relation(h[1:]).float(), dim=-1)
             return stance.numpy(), relation.numpy().reshape(len(records), len(RELATIONS))
@@ -161,7 +161,8 @@ class RelationModel:
             return np.zeros((0, len(STANCES)), dtype=np.float32)
         ids, mask = tokenize_texts(self.tokenizer, texts)
         with self._inference() as net:
-            return torch.sigmoid(net.stance_logits(ids, mask).float()).numpy()
+            h = self._inference.encode(ids, torch.zeros_like(ids), mask)
+            return torch.sigmoid(net.stance(h).float()).numpy()
 
 
 def save_relation_model(model: CrossEncoder, path: Path, extra: Mapping[str, Any]) -> None:

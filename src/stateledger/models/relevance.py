@@ -77,7 +77,8 @@ class RelevanceModel:
             return np.zeros(0, dtype=np.float32)
         ids, types, mask = tokenize_pairs(self.tokenizer, [question] * len(records), records)
         with self._inference() as net:
-            return torch.sigmoid(net(ids, types, mask).float()).numpy()
+            logit = net.relevance(self._inference.encode(ids, types, mask)).squeeze(-1)
+            return torch.sigmoid(logit.float()).numpy()
 
 
 def save_relevance_model(model: RelevanceEncoder, path: Path, extra: Mapping[str, Any]) -> None:

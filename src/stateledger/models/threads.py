@@ -7,19 +7,32 @@ writer processes on two cores made 4.5x fewer writes with 2 threads each than wi
 the first model load picks half the cores, at most 4. ``STATELEDGER_THREADS=N`` overrides
 it, as does ``OMP_NUM_THREADS`` (torch's own setting, then left alone); training and
 bench commands set theirs with ``--threads``.
+
+Where a process has a core to spare beyond those threads, one helper thread runs half of a
+forward beside the caller (``side_worker``): inter-op parallelism, which on a few short
+rows beats a second intra-op thread.
 """
 
 from __future__ import annotations
 
 import os
 import threading
+from concurrent.futures import Executor, ThreadPoolExecutor
 from typing import Any
 
 from stateledger.errors import InvalidInputError
 
 ENV = "STATELEDGER_THREADS"
+SIDE_ENV = "STATELEDGER_SIDE_THREAD"
 _lock = threading.Lock()
 _chosen = False
+_side: dict[str, Any] = {}
+_here = threading.local()
+
+
+def _cores() -> int:
+    return (len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
+            else os.cpu_count() or 1)
 
 
 def default_threads() -> int:
@@ -32,8 +45,7 @@ def default_threads() -> int:
         if n < 1:
             raise InvalidInputError(f"{ENV} must be a positive integer, got {raw!r}")
         return n
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    return max(1, min(4, (cores or 1) // 2))
+    return max(1, min(4, _cores() // 2))
 
 
 def configure(torch: Any) -> None:
@@ -53,3 +65,40 @@ def use(torch: Any, n: int) -> None:
     with _lock:
         _chosen = True
         torch.set_num_threads(max(1, int(n)))
+
+
+
+def _start_side(torch: Any, n: int) -> None:
+    _here.side = True
+    torch.set_num_threads(n)
+
+
+def side_worker(torch: Any) -> Executor | None:
+    """One process-wide helper thread for a forward that can run beside the caller's (half
+    of a batch's rows, every other batch of an embedding), where the process has a core to
+    spare beyond torch's intra-op threads; None where it has not, and on the helper itself
+    (it never waits on itself). ``STATELEDGER_SIDE_THREAD=0`` turns it off (many processes
+    on few cores), ``=1`` on whatever the core count.
+
+    Torch's forwards release the GIL, so two halves of a batch on two cores take much
+    less than the whole on one: on the write path's few short rows a second intra-op
+    thread buys less (docs/BENCHMARKS.md, perf). The helper sets its own intra-op thread
+    count, as torch's is per thread. A forked child makes its own: threads do not survive
+    a fork.
+    """
+    if getattr(_here, "side", False):
+        return None
+    mode = os.environ.get(SIDE_ENV)
+    if mode not in (None, "0", "1"):
+        raise InvalidInputError(f"{SIDE_ENV} must be 0 or 1, got {mode!r}")
+    n = torch.get_num_threads()
+    if mode == "0" or (mode is None and _cores() < 2 * n):
+        return None
+    with _lock:
+        if _side.get("pid") != os.getpid() or _side.get("threads") != n:
+            if _side.get("pid") == os.getpid():  # the count changed (``use``)
+                _side["executor"].shutdown(wait=False)
+            _side.update(pid=os.getpid(), threads=n, executor=ThreadPoolExecutor(
+                1, "stateledger-side", initializer=_start_side, initargs=(torch, n)))
+        executor: Executor = _side["executor"]
+        return executor
