@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from stateledger import keyed
+from stateledger import keyed, threads
 from stateledger.answering import Relevance, answer_from_packet, default_relevance
 from stateledger.core import validate
 from stateledger.core.align import align_seeds, slot_keys
@@ -523,17 +523,20 @@ class Memory:
         kk = validate.k(k)
         when = validate.optional_timestamp(at)
         started = time.perf_counter()
+        # The query embeds on the side thread where a core is free while the profile and
+        # the host's text search run here (threads.beside): most of a search is the embedding.
+        embedding = threads.beside(self._embed_one, q)
         profile = profile_query(q)
-        vector = self.embedder.embed([q])[0]
         n = max(self._n_seeds, 2 * kk)
         get = self.store.get
         if scope:
             def get(ids: Iterable[str]) -> list[Record]:
                 return [r for r in self.store.get(ids) if scope.matches(r)]
 
-            hits, seed_trace = self._scoped_seeds(uid, vector, n, scope)
+            hits, seed_trace = self._scoped_seeds(uid, embedding.result(), n, scope)
         else:
-            hits, seed_trace = self.host.seeds(uid, q, vector, n, SEARCHABLE)
+            hits, seed_trace = self.host.seeds(uid, q, embedding.result, n, SEARCHABLE)
+        vector = embedding.result()
         records = {r.id: r for r in get([rid for rid, _ in hits])}
         seeds = [(records[rid], score) for rid, score in hits if rid in records]
         seeds += [(r, s) for r, s in self._slot_seeds(uid, q, {r.id for r, _ in seeds})
@@ -549,6 +552,10 @@ class Memory:
         trace["at"] = when.isoformat() if when else None
         trace["elapsed_ms"] = round((time.perf_counter() - started) * 1000, 3)
         return Packet(q, profile.view, tuple(items), trace), vector
+
+    def _embed_one(self, text: str) -> np.ndarray:
+        vector: np.ndarray = self.embedder.embed([text])[0]
+        return vector
 
     def _scoped_seeds(self, user_id: str, vector: np.ndarray, n: int, scope: Scope
                       ) -> tuple[list[tuple[str, float]], dict[str, Any]]:

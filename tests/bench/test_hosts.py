@@ -7,7 +7,7 @@ side by side with and without the overlay.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -39,11 +39,12 @@ class ListHost:
     def put(self, turn: HostTurn) -> None:
         self.turns.append(turn)
 
-    def seeds(self, user_id: str, query: str, vector: np.ndarray, limit: int,
+    def seeds(self, user_id: str, query: str, vector: Callable[[], np.ndarray], limit: int,
               ledgers: Sequence[Ledger]) -> tuple[list[tuple[str, float]], dict[str, Any]]:
         mine = [t for t in self.turns if t.user_id == user_id]
-        ranked = sorted(mine, key=lambda t: -float(t.vector @ vector))[:limit]
-        hits = [(t.record_id, float(t.vector @ vector)) for t in ranked if t.record_id]
+        q = vector()
+        ranked = sorted(mine, key=lambda t: -float(t.vector @ q))[:limit]
+        hits = [(t.record_id, float(t.vector @ q)) for t in ranked if t.record_id]
         return hits, {"host": self.name, "unmapped": sum(1 for t in ranked if not t.record_id)}
 
     def close(self) -> None:

@@ -15,6 +15,7 @@ from typing import Any
 
 from rich.table import Table
 
+from stateledger import threads
 from stateledger.bench.cli import emit, metrics_table, progress_bar, staged_progress
 from stateledger.bench.ledger import (
     ECE_BINS,
@@ -24,7 +25,6 @@ from stateledger.bench.ledger import (
     run_ledger_bench,
 )
 from stateledger.core.model import ACTIONS
-from stateledger.models import threads
 
 MAIN_METRICS = ("macro_f1", "next_state_accuracy", "pollution_rate", "conflict_preservation",
                 "ece")

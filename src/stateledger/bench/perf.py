@@ -47,6 +47,7 @@ _THINGS = ["the farmers market", "a sourdough loaf", "an old bicycle", "the rive
            "a pottery class", "the night sky", "a mystery novel", "the harbour", "a tomato pie",
            "the science fair", "a camping trip", "the bakery", "a yoga routine", "the zoo"]
 _WHEN = ["yesterday", "last week", "this morning", "on Sunday", "after work", "in spring"]
+SEARCH_SEEDS = 20  # Memory's default seeds per search (``Memory(seeds=...)``)
 _QUERIES = ["what did I cook", "where did we walk", "which museum did I visit",
             "what book did I read", "what did my sister buy", "who fixed the bicycle",
             "when did we go camping", "what did I paint", "what did I learn about chess"]
@@ -147,10 +148,14 @@ def run_perf(n_records: int, *, adds: int = 200, queries: int = 200, seed: int =
         rng = random.Random(seed + 1)
         qtexts = [f"{rng.choice(_QUERIES)} {rng.choice(_WHEN)} {i}" for i in range(queries)]
         mem.search("warm up the index", "perf-user")  # builds the in-process vector index
-        search_lat = []
+        # As for adds below: each search is preceded by embedding its query alone (the
+        # cache is off, so the search embeds it again), the baseline of the same load.
+        search_lat, query_embed = [], []
         for i, q in enumerate(qtexts):
+            query_embed.append(_timed(partial(embedder.embed, [q])))
             search_lat.append(_timed(partial(mem.search, q, "perf-user", k=5)))
             tick("search", i + 1, queries)
+        stages = search_stages(mem, "perf-user", qtexts, embedder.embed(qtexts))
 
         # Each add is preceded by embedding the very same text (the embedder's cache is off,
         # so the add embeds it again): both see the same machine load and the same token
@@ -211,6 +216,11 @@ def run_perf(n_records: int, *, adds: int = 200, queries: int = 200, seed: int =
         "add_many_speedup": round(singles_s / bulk_s, 3) if extra else 0.0,
         "search_ms_p50": round(_pct(search_lat, 50), 3),
         "search_ms_p99": round(_pct(search_lat, 99), 3),
+        # The scale issue's bar: search p50 at most 1.3x, p99 at most 2x a query's embedding.
+        "query_embed_ms_p50": round(_pct(query_embed, 50), 3),
+        "search_p50_over_embed_p50": round(_pct(search_lat, 50) / _pct(query_embed, 50), 3),
+        "search_p99_over_embed_p50": round(_pct(search_lat, 99) / _pct(query_embed, 50), 3),
+        **stages,
         "embed_batch_per_s": round(len(fill) / embed_batch_s, 1) if fill else 0.0,
         "embed_single_ms": round(embed_one * 1000, 3),
         "numpy_bruteforce_ms_p50": round(_pct(brute, 50), 3),
@@ -220,6 +230,27 @@ def run_perf(n_records: int, *, adds: int = 200, queries: int = 200, seed: int =
         **mixed,
     }
     return PerfResult(n_records, metrics)
+
+
+def search_stages(mem: Any, user_id: str, queries: list[str], vectors: np.ndarray,
+                  seeds: int = SEARCH_SEEDS) -> dict[str, float]:
+    """Where a search's time goes, stage by stage (p50 over the same queries, each stage
+    timed alone): the store's text search and vector search for the seeds, and the
+    records fetched for them. The query's embedding is timed beside each search; in a
+    search it overlaps the text search where a core is free (``threads.beside``)."""
+    from stateledger.memory import SEARCHABLE
+
+    store = mem.store
+    text, vector, fetch = [], [], []
+    for q, v in zip(queries, vectors, strict=True):
+        text.append(_timed(partial(store.search_text, user_id, q, seeds, SEARCHABLE)))
+        t = time.perf_counter()
+        hits = store.search_vector(user_id, v, seeds, SEARCHABLE)
+        vector.append(time.perf_counter() - t)
+        fetch.append(_timed(partial(store.get, [rid for rid, _ in hits])))
+    return {"search_text_ms_p50": round(_pct(text, 50), 3),
+            "search_vector_ms_p50": round(_pct(vector, 50), 3),
+            "search_fetch_ms_p50": round(_pct(fetch, 50), 3)}
 
 
 def projected_recall(index: VectorIndex, queries: np.ndarray, k: int = 10) -> float:

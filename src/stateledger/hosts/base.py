@@ -16,7 +16,7 @@ host miss from a state-layer exclusion.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol, runtime_checkable
@@ -62,13 +62,15 @@ class Host(Protocol):
         self,
         user_id: str,
         query: str,
-        vector: np.ndarray,
+        vector: Callable[[], np.ndarray],
         limit: int,
         ledgers: Sequence[Ledger],
     ) -> tuple[list[SeedHit], dict[str, Any]]:
         """The host's top hits for ``query`` as state-record ids (best first, at most
         ``limit``), and a small trace of how they were found. ``ledgers`` says which state
-        ledgers may seed a read; a host without ledgers lets the packet builder filter."""
+        ledgers may seed a read; a host without ledgers lets the packet builder filter.
+        ``vector()`` gives the query's embedding, which may still be being computed when
+        the call starts: a host does what needs no vector (a text search) first."""
         ...
 
     def close(self) -> None:

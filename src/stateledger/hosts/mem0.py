@@ -27,7 +27,7 @@ from __future__ import annotations
 import logging
 import os
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -161,7 +161,7 @@ class Mem0Host:
         self,
         user_id: str,
         query: str,
-        vector: np.ndarray,
+        vector: Callable[[], np.ndarray],
         limit: int,
         ledgers: Sequence[Ledger],
     ) -> tuple[list[SeedHit], dict[str, Any]]:

@@ -7,7 +7,7 @@ BM25 and cosine rankings over the searchable ledgers, fused by reciprocal rank.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -33,12 +33,12 @@ class StoreHost:
         self,
         user_id: str,
         query: str,
-        vector: np.ndarray,
+        vector: Callable[[], np.ndarray],
         limit: int,
         ledgers: Sequence[Ledger],
     ) -> tuple[list[SeedHit], dict[str, Any]]:
         text_hits = self.store.search_text(user_id, query, limit, ledgers)
-        vec_hits = self.store.search_vector(user_id, vector, limit, ledgers)
+        vec_hits = self.store.search_vector(user_id, vector(), limit, ledgers)
         fused = rrf(vec_hits, text_hits)[:limit]
         trace = {
             "host": self.name,

@@ -19,8 +19,8 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from stateledger import threads
 from stateledger.errors import MissingDependencyError, ModelError
-from stateledger.models import threads
 from stateledger.models.bert import BertEncoder
 
 DIM = 384

@@ -29,7 +29,7 @@ import torch
 from torch import nn
 from torch.nn import functional as F
 
-from stateledger.models import threads
+from stateledger import threads
 from stateledger.models.pair_encoder import (
     PairEncoder,
     load_encoder,

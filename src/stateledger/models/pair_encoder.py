@@ -32,8 +32,8 @@ import torch
 from torch import nn
 from torch.nn import functional as F
 
+from stateledger import threads
 from stateledger.errors import ModelError
-from stateledger.models import threads
 from stateledger.models.embedder import model_dir
 
 MAX_PAIR_TOKENS = 96

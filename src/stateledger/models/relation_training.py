@@ -30,8 +30,8 @@ import torch
 from torch import nn
 from torch.nn import functional as F
 
+from stateledger import threads
 from stateledger.core.open_world import RELATIONS
-from stateledger.models import threads
 from stateledger.models.pair_encoder import (
     PairConfig,
     load_encoder,

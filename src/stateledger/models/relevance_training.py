@@ -26,7 +26,7 @@ import torch
 from torch import nn
 from torch.nn import functional as F
 
-from stateledger.models import threads
+from stateledger import threads
 from stateledger.models.pair_encoder import PairConfig, minilm_init, tokenize_pairs
 from stateledger.models.relevance import LAYERS, RelevanceEncoder, save_relevance_model
 from stateledger.synth.examples import QuestionPair

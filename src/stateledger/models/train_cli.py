@@ -33,7 +33,7 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from stateledger.models import threads
+from stateledger import threads
 
 if TYPE_CHECKING:  # torch is imported only by the commands that train
     from stateledger.models.relation_training import PairTrainConfig

@@ -1,4 +1,4 @@
-"""Forwards split across the side thread (``models.threads.side_worker``) from many caller
+"""Forwards split across the side thread (``stateledger.threads.side_worker``) from many caller
 threads at once, in a subprocess so a crash is a test failure: every result must equal the
 one computed with the side thread off, and the process must exit cleanly."""
 

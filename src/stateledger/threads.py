@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import os
 import threading
-from concurrent.futures import Executor, ThreadPoolExecutor
-from typing import Any
+from collections.abc import Callable
+from concurrent.futures import Executor, Future, ThreadPoolExecutor
+from typing import Any, TypeVar
 
 from stateledger.errors import InvalidInputError
 
@@ -28,6 +29,7 @@ _lock = threading.Lock()
 _chosen = False
 _side: dict[str, Any] = {}
 _here = threading.local()
+T = TypeVar("T")
 
 
 def _cores() -> int:
@@ -102,3 +104,39 @@ def side_worker(torch: Any) -> Executor | None:
                 1, "stateledger-side", initializer=_start_side, initargs=(torch, n)))
         executor: Executor = _side["executor"]
         return executor
+
+
+def beside(fn: Callable[..., T], *args: Any) -> Future[T]:
+    """``fn(*args)`` started on the side worker where there is one (the caller goes on with
+    other work and collects the result), else run now; either way a future of it."""
+    import torch
+
+    side = side_worker(torch)
+    if side is not None:
+        return side.submit(fn, *args)
+    done: Future[T] = Future()
+    try:
+        done.set_result(fn(*args))
+    except BaseException as exc:  # handed to whoever collects the result, as submit does
+        done.set_exception(exc)
+    return done
+
+
+def split_rows(fn: Callable[[int, int], None], rows: int, min_rows: int) -> None:
+    """``fn(start, stop)`` over ``range(rows)``, the first half on the side worker when
+    there is one and ``rows >= min_rows`` (``fn`` writes disjoint rows of its output).
+
+    The halves meet at a multiple of 64 rows: a kernel that works through rows in blocks
+    then meets the same blocks in each half as in the whole, so every row's result is the
+    same to the bit (a half ending inside a block sends its last rows down a remainder
+    path that sums in another order)."""
+    import torch
+
+    side = side_worker(torch) if rows >= min_rows else None
+    if side is None:
+        fn(0, rows)
+        return
+    half = rows // 2 // 64 * 64
+    pending = side.submit(fn, 0, half)
+    fn(half, rows)
+    pending.result()

@@ -11,7 +11,7 @@ import sys
 import pytest
 
 from stateledger import InvalidInputError
-from stateledger.models.threads import default_threads
+from stateledger.threads import default_threads
 
 _PROBE = ("import torch; from stateledger.models.embedder import MiniLMEmbedder; "
           "MiniLMEmbedder(); print(torch.get_num_threads())")
@@ -45,7 +45,7 @@ def test_a_bad_override_is_a_typed_error(monkeypatch: pytest.MonkeyPatch) -> Non
 def test_the_side_thread_follows_its_setting(monkeypatch: pytest.MonkeyPatch) -> None:
     import torch
 
-    from stateledger.models import threads
+    from stateledger import threads
 
     monkeypatch.setenv("STATELEDGER_SIDE_THREAD", "0")
     assert threads.side_worker(torch) is None
@@ -63,7 +63,7 @@ def test_the_side_thread_follows_its_setting(monkeypatch: pytest.MonkeyPatch) ->
 
 _FORKED = """
 import os, sys, torch
-from stateledger.models import threads
+from stateledger import threads
 assert threads.side_worker(torch).submit(lambda: 1).result(timeout=30) == 1
 pid = os.fork()
 if pid == 0:
@@ -81,3 +81,30 @@ def test_a_forked_child_gets_a_side_thread_that_runs() -> None:
                          text=True, timeout=120,
                          env={**os.environ, "STATELEDGER_SIDE_THREAD": "1"}).stdout
     assert out.split()[-2:] == ["child", "0"]
+
+
+@pytest.mark.parametrize("side_thread", ["0", "1"])
+def test_beside_hands_back_the_result_or_the_error(monkeypatch: pytest.MonkeyPatch,
+                                                   side_thread: str) -> None:
+    from stateledger import threads
+
+    monkeypatch.setenv("STATELEDGER_SIDE_THREAD", side_thread)
+    assert threads.beside(sum, [1, 2, 3]).result(timeout=30) == 6
+    with pytest.raises(ZeroDivisionError):
+        threads.beside(divmod, 1, 0).result(timeout=30)
+
+
+def test_a_search_reads_the_same_with_the_side_thread_or_without(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from stateledger import Memory
+
+    mem = Memory(":memory:")
+    for i, text in enumerate(["I live in Leeds.", "I moved to York in May.",
+                              "My sister Ana is a nurse.", "We use Postgres for the app."]):
+        mem.add(text, "u", at=f"2024-0{i + 1}-01")
+    packets = []
+    for side_thread in ("0", "1"):
+        monkeypatch.setenv("STATELEDGER_SIDE_THREAD", side_thread)
+        packet = mem.search("Where do I live?", "u", k=3)
+        packets.append([(e.record.id, e.score, e.label) for e in packet.items])
+    assert packets[0] == packets[1] and len(packets[0]) == 3
