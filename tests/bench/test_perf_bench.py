@@ -78,3 +78,43 @@ def test_mixed_bank_recall_needs_a_readable_locomo_file(tmp_path: Path) -> None:
 
     with pytest.raises(DataError):
         mixed_bank_recall(None, np.zeros((10, 384), np.float32), tmp_path / "absent.json")
+
+
+def test_perf_bench_measures_mem0_on_the_same_bank_in_one_table(
+    capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["bench", "perf", "--records", "300", "--adds", "4", "--queries", "4",
+            "--no-locomo", "--peer", "mem0", "--json"]
+    assert main(argv) == 0
+    payload = json.loads(capsys.readouterr().out)
+    mem0 = payload["peers"]["mem0"]
+    assert set(mem0) == {"add_per_s", "add_ms_p50", "add_ms_p99", "add_p50_over_embed_p50",
+                         "search_ms_p50", "search_ms_p99", "query_embed_ms_p50",
+                         "search_p50_over_embed_p50", "search_p99_over_embed_p50",
+                         "bulk_load_per_s"}
+    assert mem0["add_ms_p50"] > 0 and mem0["search_ms_p50"] > 0 and mem0["bulk_load_per_s"] > 0
+
+
+def test_mem0_finds_what_the_bulk_load_wrote() -> None:
+    """The peer's bank is filled through mem0's vector store with the payload mem0 writes:
+    mem0's own search must return those rows for their user, text and all."""
+    from datetime import UTC, datetime
+
+    from stateledger.bench.perf_peer import mem0_payload
+    from stateledger.hosts.mem0 import Mem0Bank
+    from stateledger.models.embedder import default_embedder
+
+    embedder = default_embedder()
+    texts = ["I bake sourdough on Sundays.", "My sister plays the cello.",
+             "We fixed the garden shed."]
+    bank = Mem0Bank(embedder)
+    try:
+        at = datetime(2024, 1, 1, tzinfo=UTC)
+        bank.memory.vector_store.insert(
+            vectors=embedder.embed(texts).tolist(), ids=["a1", "a2", "a3"],
+            payloads=[mem0_payload(t, "u", at) for t in texts])
+        hits = bank.search("Who plays an instrument?", "u", 2)
+        assert hits[0]["memory"] == "My sister plays the cello."
+        assert bank.search("Who plays an instrument?", "someone-else", 2) == []
+    finally:
+        bank.close()

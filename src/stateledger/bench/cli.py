@@ -78,10 +78,10 @@ def cmd_perf(args: argparse.Namespace) -> None:
             print(f"mixed-bank recall skipped: {exc}", file=sys.stderr)
     with progress_bar() as bar:
         result = run_perf(args.records, adds=args.adds, queries=args.queries, locomo=locomo,
-                          progress=staged_progress(bar))
+                          peers=args.peer, progress=staged_progress(bar))
     payload = result.to_dict()
     emit(args, payload, metrics_table(f"perf, one user with {args.records:,} records",
-                                      {"stateledger": result.metrics}))
+                                      {"stateledger": result.metrics, **result.peers}))
 
 
 BENCH_GROUPS: tuple[str, ...] = (
@@ -104,6 +104,9 @@ def add_commands(sub: Any) -> None:
     p.add_argument("--locomo", type=Path, default=None,
                    help="LoCoMo data for the mixed-bank recall (default: found automatically)")
     p.add_argument("--no-locomo", action="store_true", help="skip the mixed-bank recall")
+    p.add_argument("--peer", action="append", default=[], choices=["mem0"],
+                   help="also measure this memory on the same bank in the same run "
+                   "(mem0: infer=False, the same embedder; needs the 'mem0' extra)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=cmd_perf)
 

@@ -15,8 +15,8 @@ import statistics
 import tempfile
 import time
 import uuid
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from functools import partial
 from pathlib import Path
@@ -84,9 +84,13 @@ def _batches(items: list[Any], size: int) -> Iterator[list[Any]]:
 class PerfResult:
     records: int
     metrics: dict[str, float]
+    peers: dict[str, dict[str, float]] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"records": self.records, **self.metrics}
+        out: dict[str, Any] = {"records": self.records, **self.metrics}
+        if self.peers:
+            out["peers"] = self.peers
+        return out
 
 
 def bulk_append(store: Any, user_id: str, texts: list[str], vectors: np.ndarray,
@@ -114,10 +118,13 @@ def bulk_append(store: Any, user_id: str, texts: list[str], vectors: np.ndarray,
 
 def run_perf(n_records: int, *, adds: int = 200, queries: int = 200, seed: int = 0,
              db_dir: str | None = None, locomo: Path | None = None,
+             peers: Sequence[str] = (),
              progress: Callable[[str, int, int], None] | None = None) -> PerfResult:
     """Fill one user with ``n_records`` and measure; the store is a SQLite file on disk.
 
     ``locomo``: the LoCoMo data file, for the mixed-bank recall (skipped when None).
+    ``peers``: other memories measured on the same bank in the same run
+    (``bench.perf_peer``: "mem0").
     """
     from stateledger.memory import Memory
     from stateledger.models.embedder import MiniLMEmbedder
@@ -126,6 +133,10 @@ def run_perf(n_records: int, *, adds: int = 200, queries: int = 200, seed: int =
         if progress is not None:
             progress(stage, done, total)
 
+    if "mem0" in peers:  # missing mem0 fails now, not after the run
+        from stateledger.hosts.mem0 import import_mem0
+
+        import_mem0()
     embedder = MiniLMEmbedder(cache_size=0)
     texts = synthetic_statements(n_records + adds, seed)
     fill, extra = texts[:n_records], texts[n_records:]
@@ -229,7 +240,13 @@ def run_perf(n_records: int, *, adds: int = 200, queries: int = 200, seed: int =
         "vector_recall_at_10": round(recall, 4),
         **mixed,
     }
-    return PerfResult(n_records, metrics)
+    measured: dict[str, dict[str, float]] = {}
+    if "mem0" in peers:
+        from stateledger.bench.perf_peer import run_mem0_peer
+
+        measured["mem0"] = run_mem0_peer(embedder, fill, vectors, extra, qtexts, start,
+                                         progress)
+    return PerfResult(n_records, metrics, measured)
 
 
 def search_stages(mem: Any, user_id: str, queries: list[str], vectors: np.ndarray,

@@ -310,9 +310,9 @@ MEM0_SYSTEMS = frozenset({"mem0", "mem0+stateledger"})
 def mem0_available() -> str | None:
     """None when mem0 can run here, else the reason it cannot (shown in reports)."""
     try:
-        from stateledger.hosts.mem0 import _import_mem0
+        from stateledger.hosts.mem0 import import_mem0
 
-        _import_mem0()
+        import_mem0()
         import faiss  # noqa: F401
     except (MissingDependencyError, ImportError) as exc:
         return str(exc)

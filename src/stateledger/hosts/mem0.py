@@ -41,7 +41,8 @@ from stateledger.models.embedder import DIM, Embedder, model_dir
 MEM0_VERSION = "2.2.1"
 
 
-def _import_mem0() -> Any:
+def import_mem0() -> Any:
+    """mem0, imported offline (see the module docstring); a clear error when missing."""
     os.environ.setdefault("MEM0_TELEMETRY", "False")
     os.environ.setdefault("OPENAI_API_KEY", "offline-not-used")
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -88,7 +89,7 @@ class Mem0Bank:
     """
 
     def __init__(self, embedder: Embedder | None = None) -> None:
-        mem0 = _import_mem0()
+        mem0 = import_mem0()
         self._tmp = tempfile.TemporaryDirectory(prefix="stateledger-mem0-")
         config = {
             "embedder": {
