@@ -239,21 +239,21 @@ def test_a_rare_topic_is_found_although_the_projection_misses_it() -> None:
     assert projected_recall(index, queries) <= 0.96
 
 
-def test_bfloat16_scan_stays_within_rounding_of_the_float_product() -> None:
-    """The projected scan rounds rows and query to bfloat16; its scores only pick candidates
-    for the exact re-score, but they must stay close to the float32 scores."""
+def test_column_scan_is_the_float_product() -> None:
+    """The projected scan multiplies the query into rows stored column by column: the same
+    scores as the row-by-row product, to float32 rounding, whether or not it is split."""
     import torch
 
     from stateledger.stores import vector_index as vx
 
     rng = np.random.default_rng(5)
-    rows = rng.standard_normal((1000, vx.REDUCED_DIM)).astype(np.float32)
+    rows = rng.standard_normal((5000, vx.REDUCED_DIM)).astype(np.float32)
     rows /= np.linalg.norm(rows, axis=1, keepdims=True)
     query = rng.standard_normal(vx.REDUCED_DIM).astype(np.float32)
     query /= np.linalg.norm(query)
-    scanned = vx._scan_bfloat16(torch.tensor(rows).to(torch.bfloat16), query)
-    assert scanned.dtype == np.float32 and scanned.shape == (1000,)
-    assert np.abs(scanned - rows @ query).max() < 0.02
+    scanned = vx._scan_columns(torch.from_numpy(rows.T.copy()), query)
+    assert scanned.dtype == np.float32 and scanned.shape == (5000,)
+    assert np.abs(scanned - rows @ query).max() < 1e-5
 
 
 @given(

@@ -4,7 +4,7 @@ Why brute force: a user's memory is at most ~10^5 records, and one float32 mat-v
 100,000 x 384 rows is a few milliseconds with BLAS, trivially updatable, no dependency.
 That mat-vec is memory-bound (150 MB read per query at 100k rows), so above
 ``REDUCED_MIN_ROWS`` the index also keeps a ``REDUCED_DIM``-dimensional projection of every
-row (the top singular directions of the user's own vectors, stored as bfloat16): a query
+row (the top singular directions of the user's own vectors, stored column by column): a query
 scans the small matrix for ``RERANK`` candidates and re-scores those exactly on the full
 vectors. Sentence embeddings concentrate in few directions, so the exact
 top-k is almost always among the candidates. Rows the projection describes poorly (a topic
@@ -50,37 +50,39 @@ def _matvec(matrix: F32Array, vector: F32Array) -> F32Array:
     if not vector.flags.writeable or not vector.flags.c_contiguous:
         vector = np.array(vector, dtype=np.float32)  # torch.from_numpy wants a writable array
     rows, query = torch.from_numpy(matrix), torch.from_numpy(vector)
-    result: F32Array = np.empty(len(matrix), dtype=np.float32)
-    out = torch.from_numpy(result)
+    out = torch.empty(len(matrix), dtype=torch.float32)
 
     def scan(start: int, stop: int) -> None:
         torch.mv(rows[start:stop], query, out=out[start:stop])
 
     threads.split_rows(scan, len(matrix), SPLIT_MIN_ROWS)
+    result: F32Array = out.numpy()
     return result
 
 
-def _scan_bfloat16(rows: Any, vector: F32Array) -> F32Array:
-    """``rows @ vector`` for a torch bfloat16 matrix, in float32 out.
+def _scan_columns(columns: Any, vector: F32Array) -> F32Array:
+    """``vector @ columns`` for a torch float32 matrix holding one row per *column*.
 
-    Why bfloat16: the projected scan reads every row on each query and is memory-bound; half
-    the bytes of float32 (and torch's float32 mat-vec is single-threaded here: 100k x 96 rows
-    in ~5 ms against ~2-3 ms in bfloat16, measured on the 2-core machine). Only public,
-    documented torch ops are used: an earlier version called torch's private weight-only
-    int8 kernel, which crashed (SIGSEGV) on CPUs with AVX-512 BF16 / AMX when handed
-    numpy-backed buffers. Both operands here are torch-allocated (aligned, contiguous,
-    owned), never views of numpy memory.
+    Why this layout: the projected scan reads every row on each query and is memory-bound,
+    and a row vector times a wide matrix streams it at memory speed (100k rows of 96 dims
+    cold: 1.4-1.5 ms on one core of the 2-core machine, against 2.2 ms for ``torch.mv`` over
+    the same rows stored row by row and 3.0 ms over them in bfloat16, whose matrix-vector
+    kernel is compute-bound without AMX). Halves of the columns run on two cores where one is
+    free (``threads.split_rows``). Only public, documented torch ops: an earlier version
+    called torch's private weight-only int8 kernel, which crashed (SIGSEGV) on CPUs with
+    AVX-512 BF16 / AMX when handed numpy-backed buffers. The matrix is torch-allocated
+    (aligned, owned), never a view of numpy memory.
     """
     import torch
 
-    query = torch.tensor(vector, dtype=torch.float32).to(torch.bfloat16)
-    result: F32Array = np.empty(len(rows), dtype=np.float32)
-    out = torch.from_numpy(result)
+    query = torch.tensor(vector, dtype=torch.float32).unsqueeze(0)
+    out = torch.empty((1, columns.shape[1]), dtype=torch.float32)
 
     def scan(start: int, stop: int) -> None:
-        out[start:stop] = torch.mv(rows[start:stop], query)
+        torch.mm(query, columns[:, start:stop], out=out[:, start:stop])
 
-    threads.split_rows(scan, len(rows), SPLIT_MIN_ROWS)
+    threads.split_rows(scan, columns.shape[1], SPLIT_MIN_ROWS)
+    result: F32Array = out[0].numpy()
     return result
 
 
@@ -139,9 +141,10 @@ def _headroom(rows: int) -> int:
 
 
 class _Projection:
-    """The reduced rows of an index: bfloat16 projections (a torch tensor, so the scan kernel
-    gets memory torch allocated itself) and each row's residual norm (the length of what the
-    projection dropped), over the same row numbers as the index."""
+    """The reduced rows of an index: float32 projections stored column by column (a torch
+    tensor of ``REDUCED_DIM`` x capacity, so the scan kernel gets memory torch allocated
+    itself and streams it, ``_scan_columns``) and each row's residual norm (the length of
+    what the projection dropped), over the same row numbers as the index."""
 
     def __init__(self, sample: F32Array, capacity: int) -> None:
         import torch
@@ -149,7 +152,7 @@ class _Projection:
         _, _, vt = np.linalg.svd(sample, full_matrices=False)
         self.basis = np.ascontiguousarray(vt[:REDUCED_DIM].T.astype(np.float32))
         self.basis_t = np.ascontiguousarray(self.basis.T)
-        self.rows = torch.zeros((capacity, REDUCED_DIM), dtype=torch.bfloat16)
+        self.columns = torch.zeros((REDUCED_DIM, capacity), dtype=torch.float32)
         self.residual: F32Array = np.zeros(capacity, dtype=np.float32)
 
     def put(self, rows: slice, vectors: F32Array) -> None:
@@ -157,7 +160,7 @@ class _Projection:
         import torch
 
         projected = np.ascontiguousarray(vectors @ self.basis, dtype=np.float32)
-        self.rows[rows] = torch.tensor(projected).to(torch.bfloat16)
+        self.columns[:, rows] = torch.from_numpy(projected).t()
         kept = np.einsum("ij,ij->i", projected, projected)
         self.residual[rows] = np.sqrt(np.maximum(np.float32(0.0), 1.0 - kept))
 
@@ -165,9 +168,9 @@ class _Projection:
         """Move the first ``used`` rows into storage for ``capacity`` rows."""
         import torch
 
-        rows = torch.zeros((capacity, REDUCED_DIM), dtype=torch.bfloat16)
-        rows[:used] = self.rows[:used]
-        self.rows = rows
+        columns = torch.zeros((REDUCED_DIM, capacity), dtype=torch.float32)
+        columns[:, :used] = self.columns[:, :used]
+        self.columns = columns
         residual = np.zeros(capacity, dtype=np.float32)
         residual[:used] = self.residual[:used]
         self.residual = residual
@@ -176,14 +179,15 @@ class _Projection:
         """Keep only the rows flagged in ``keep`` (of the first ``used``), in order."""
         import torch
 
-        self.rows = self.rows[:used][torch.from_numpy(np.flatnonzero(keep))].contiguous()
+        kept = torch.from_numpy(np.flatnonzero(keep))
+        self.columns = self.columns[:, :used][:, kept].contiguous()
         self.residual = self.residual[:used][keep].copy()
 
     def scores(self, query: F32Array, used: int, sigmas: float) -> F32Array:
         """Approximate scores of a unit query against the first ``used`` rows, each raised by
         ``sigmas`` times the spread its dropped part can add."""
         projected = _matvec(self.basis_t, query)
-        approx = _scan_bfloat16(self.rows[:used], projected)
+        approx = _scan_columns(self.columns[:, :used], projected)
         dropped = max(0.0, 1.0 - float(projected @ projected)) ** 0.5
         spread = sigmas * dropped / max(1, len(query) - REDUCED_DIM) ** 0.5
         if spread > 0.0:
