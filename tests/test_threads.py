@@ -108,3 +108,29 @@ def test_a_search_reads_the_same_with_the_side_thread_or_without(
         packet = mem.search("Where do I live?", "u", k=3)
         packets.append([(e.record.id, e.score, e.label) for e in packet.items])
     assert packets[0] == packets[1] and len(packets[0]) == 3
+
+
+def test_a_caller_never_waits_behind_work_queued_on_a_busy_helper(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The helper is busy with another caller's work, which waits for a lock this caller
+    holds (a search's query embedding waiting for the embedder's lock while a batched
+    embedding holds it): the half this caller handed over must run here, not wait."""
+    import threading
+
+    import torch
+
+    from stateledger import threads
+
+    monkeypatch.setenv("STATELEDGER_SIDE_THREAD", "1")
+    held = threading.Lock()
+    held.acquire()
+    blocked = threads.side_worker(torch).submit(lambda: held.acquire(timeout=30))
+    got: dict[str, object] = {}
+    caller = threading.Thread(
+        target=lambda: got.update(pair=threads.in_parallel(lambda: "first", lambda: "second")))
+    caller.start()
+    caller.join(timeout=10)
+    finished = not caller.is_alive()
+    held.release()
+    assert blocked.result(timeout=30) is True
+    assert finished and got["pair"] == ("first", "second")

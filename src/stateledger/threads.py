@@ -19,7 +19,8 @@ import os
 import threading
 from collections.abc import Callable
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
-from typing import Any, TypeVar
+from functools import partial
+from typing import Any, Generic, TypeVar
 
 from stateledger.errors import InvalidInputError
 
@@ -30,6 +31,7 @@ _chosen = False
 _side: dict[str, Any] = {}
 _here = threading.local()
 T = TypeVar("T")
+U = TypeVar("U")
 
 
 def _cores() -> int:
@@ -106,37 +108,68 @@ def side_worker(torch: Any) -> Executor | None:
         return executor
 
 
-def beside(fn: Callable[..., T], *args: Any) -> Future[T]:
-    """``fn(*args)`` started on the side worker where there is one (the caller goes on with
-    other work and collects the result), else run now; either way a future of it."""
+class Pending(Generic[T]):
+    """A call handed to the side worker (or kept for later where there is none).
+
+    ``result()`` runs the call here when the worker has not started it yet, and waits only
+    for a call already running: a busy worker never keeps a caller waiting behind another
+    caller's work, which could itself be waiting for a lock this caller holds (a batched
+    embedding holds the embedder's lock while it waits for its other half; a search's
+    query embedding queued before that half needs the same lock).
+    """
+
+    def __init__(self, call: Callable[[], T], side: Executor | None) -> None:
+        self._call = call
+        self._future: Future[T] | None = side.submit(call) if side is not None else None
+
+    def result(self, timeout: float | None = None) -> T:
+        """The call's value (or its exception); ``timeout`` bounds only the wait for a call
+        the worker is already running."""
+        if self._future is None or self._future.cancel():
+            done: Future[T] = Future()
+            try:
+                done.set_result(self._call())
+            except BaseException as exc:  # raised to every caller of result(), as a future does
+                done.set_exception(exc)
+            self._future = done
+        return self._future.result(timeout)
+
+
+def beside(fn: Callable[..., T], *args: Any) -> Pending[T]:
+    """``fn(*args)`` started on the side worker where there is one, for the caller to
+    collect with ``result()`` after other work (run then, here, where there is none)."""
     import torch
 
-    side = side_worker(torch)
-    if side is not None:
-        return side.submit(fn, *args)
-    done: Future[T] = Future()
-    try:
-        done.set_result(fn(*args))
-    except BaseException as exc:  # handed to whoever collects the result, as submit does
-        done.set_exception(exc)
-    return done
+    return Pending(partial(fn, *args), side_worker(torch))
+
+
+def has_side() -> bool:
+    """Whether work handed to ``in_parallel`` would run beside the caller here; where it
+    would not, a caller does the whole in one piece (one batch is cheaper than two)."""
+    import torch
+
+    return side_worker(torch) is not None
+
+
+def in_parallel(first: Callable[[], T], second: Callable[[], U]) -> tuple[T, U]:
+    """Both results: ``first`` on the side worker where there is one, ``second`` here."""
+    import torch
+
+    pending = Pending(first, side_worker(torch))
+    other = second()
+    return pending.result(), other
 
 
 def split_rows(fn: Callable[[int, int], None], rows: int, min_rows: int) -> None:
-    """``fn(start, stop)`` over ``range(rows)``, the first half on the side worker when
-    there is one and ``rows >= min_rows`` (``fn`` writes disjoint rows of its output).
+    """``fn(start, stop)`` over ``range(rows)`` in two halves run ``in_parallel`` when
+    ``rows >= min_rows`` (``fn`` writes disjoint rows of its output).
 
     The halves meet at a multiple of 64 rows: a kernel that works through rows in blocks
     then meets the same blocks in each half as in the whole, so every row's result is the
     same to the bit (a half ending inside a block sends its last rows down a remainder
     path that sums in another order)."""
-    import torch
-
-    side = side_worker(torch) if rows >= min_rows else None
-    if side is None:
+    half = rows // 2 // 64 * 64
+    if rows < min_rows or half == 0 or not has_side():
         fn(0, rows)
         return
-    half = rows // 2 // 64 * 64
-    pending = side.submit(fn, 0, half)
-    fn(half, rows)
-    pending.result()
+    in_parallel(partial(fn, 0, half), partial(fn, half, rows))

@@ -14,6 +14,7 @@ import os
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -85,7 +86,7 @@ class MiniLMEmbedder:
 
     def _encode(self, texts: list[str]) -> np.ndarray:
         """BERT -> mean over real tokens -> L2 norm, in length-sorted batches (less padding);
-        every other batch on the side worker where a core is free (``threads.side_worker``:
+        every other batch on the side worker where a core is free (``threads.in_parallel``:
         the same batches, so the same vectors)."""
         torch = self._torch
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
@@ -102,13 +103,10 @@ class MiniLMEmbedder:
                     pooled = (tokens * weights).sum(1) / weights.sum(1).clamp(min=1e-9)
                     out[idx] = torch.nn.functional.normalize(pooled, p=2, dim=1).numpy()
 
-        side = threads.side_worker(torch) if len(batches) > 1 else None
-        if side is None:
-            run(batches)
+        if len(batches) > 1 and threads.has_side():
+            threads.in_parallel(partial(run, batches[1::2]), partial(run, batches[0::2]))
         else:
-            pending = side.submit(run, batches[1::2])
-            run(batches[0::2])
-            pending.result()
+            run(batches)
         return out
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:

@@ -24,6 +24,7 @@ import threading
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
+from functools import partial
 from importlib import resources
 from pathlib import Path
 from typing import Any, Generic, TypeVar
@@ -260,22 +261,20 @@ class Inference(Generic[E]):
 
     def encode(self, ids: torch.Tensor, types: torch.Tensor, mask: torch.Tensor
                ) -> torch.Tensor:
-        """``net.encode`` of the rows, the first half on the side worker where a core is
-        free (``threads.side_worker``); call inside ``with inference()``. Each row's numbers
-        are those of the whole batch: a row's products do not depend on the other rows."""
-        side = threads.side_worker(torch) if ids.shape[0] >= 2 else None
+        """``net.encode`` of the rows, the two halves ``threads.in_parallel``; call inside
+        ``with inference()``. Each row's numbers are those of the whole batch: a row's
+        products do not depend on the other rows, and the padding flag is the batch's."""
         padded = not bool(mask.all())
-        if side is None:
+        if ids.shape[0] < 2 or not threads.has_side():
             return self.net.encode(ids, types, mask, padded=padded)
+
+        def rows(part: slice) -> torch.Tensor:
+            with _mode(self.bf16):  # per thread in torch: the helper enters its own
+                return self.net.encode(ids[part], types[part], mask[part], padded=padded)
+
         half = ids.shape[0] // 2
-
-        def first() -> torch.Tensor:
-            with _mode(self.bf16):
-                return self.net.encode(ids[:half], types[:half], mask[:half], padded=padded)
-
-        pending = side.submit(first)
-        rest = self.net.encode(ids[half:], types[half:], mask[half:], padded=padded)
-        return torch.cat([pending.result(), rest])
+        return torch.cat(threads.in_parallel(partial(rows, slice(None, half)),
+                                             partial(rows, slice(half, None))))
 
 
 @contextmanager
