@@ -82,6 +82,7 @@ if TYPE_CHECKING:  # the LLM backends are an optional extra (pydantic, httpx)
     from stateledger.llm.backends import LLMAnswerer, RetrieveController
 
 SEARCHABLE = (Ledger.ACCEPTED, Ledger.HISTORY)
+SEEDS = 20  # records a search takes from the host before the packet expands them
 CANDIDATE_LEDGERS = (Ledger.ACCEPTED, Ledger.PENDING)
 SLOT_SEEDS = 4  # records per asked (subject, slot) added to the seeds from the slot index
 # The controller sees at most this many pre-ranked candidates (llm.prompts, A-TMA 4.4).
@@ -119,7 +120,7 @@ class Memory:
         embedder: Embedder | None = None,
         store: Store | None = None,
         candidates: int = 8,
-        seeds: int = 20,
+        seeds: int = SEEDS,
         answerer: LLMAnswerer | None = None,
         controller: RetrieveController | None = None,
         host: Host | None = None,

@@ -47,7 +47,6 @@ _THINGS = ["the farmers market", "a sourdough loaf", "an old bicycle", "the rive
            "a pottery class", "the night sky", "a mystery novel", "the harbour", "a tomato pie",
            "the science fair", "a camping trip", "the bakery", "a yoga routine", "the zoo"]
 _WHEN = ["yesterday", "last week", "this morning", "on Sunday", "after work", "in spring"]
-SEARCH_SEEDS = 20  # Memory's default seeds per search (``Memory(seeds=...)``)
 _QUERIES = ["what did I cook", "where did we walk", "which museum did I visit",
             "what book did I read", "what did my sister buy", "who fixed the bicycle",
             "when did we go camping", "what did I paint", "what did I learn about chess"]
@@ -159,25 +158,14 @@ def run_perf(n_records: int, *, adds: int = 200, queries: int = 200, seed: int =
         rng = random.Random(seed + 1)
         qtexts = [f"{rng.choice(_QUERIES)} {rng.choice(_WHEN)} {i}" for i in range(queries)]
         mem.search("warm up the index", "perf-user")  # builds the in-process vector index
-        # As for adds below: each search is preceded by embedding its query alone (the
-        # cache is off, so the search embeds it again), the baseline of the same load.
-        search_lat, query_embed = [], []
-        for i, q in enumerate(qtexts):
-            query_embed.append(_timed(partial(embedder.embed, [q])))
-            search_lat.append(_timed(partial(mem.search, q, "perf-user", k=5)))
-            tick("search", i + 1, queries)
+        searched = beside_embedding(
+            embedder, qtexts, lambda i, q: mem.search(q, "perf-user", k=5),
+            partial(tick, "search", total=queries))
         stages = search_stages(mem, "perf-user", qtexts, embedder.embed(qtexts))
-
-        # Each add is preceded by embedding the very same text (the embedder's cache is off,
-        # so the add embeds it again): both see the same machine load and the same token
-        # count, so the write path's overhead beyond embedding is measured like for like.
         when = start + timedelta(minutes=n_records + 1)
-        add_lat, single_embed = [], []
-        for i, t in enumerate(extra):
-            single_embed.append(_timed(partial(embedder.embed, [t])))
-            add_lat.append(_timed(partial(mem.add, t, "perf-user",
-                                          at=when + timedelta(seconds=i))))
-            tick("add", i + 1, adds)
+        added = beside_embedding(
+            embedder, extra, lambda i, t: mem.add(t, "perf-user", at=when + timedelta(seconds=i)),
+            partial(tick, "add", total=adds))
         # add_many against single adds of the same messages, each on a user of its own with
         # no history (so both decide against the same, growing banks), back to back.
         messages: list[dict[str, Any]] = [
@@ -212,25 +200,16 @@ def run_perf(n_records: int, *, adds: int = 200, queries: int = 200, seed: int =
         mixed = mixed_bank_recall(embedder, vectors, locomo)
         tick("mixed-bank recall", 1, 1)
 
-    add_mean = statistics.fmean(add_lat)
-    embed_one = statistics.fmean(single_embed)
+    add_mean = statistics.fmean(added.calls)
+    embed_one = statistics.fmean(added.embeds)
     metrics = {
-        "add_per_s": round(1.0 / add_mean, 2),
-        "add_ms_p50": round(_pct(add_lat, 50), 3),
-        "add_ms_p99": round(_pct(add_lat, 99), 3),
+        **added.add_metrics(),
         "add_overhead_vs_embedding": round((add_mean - embed_one) / embed_one, 3),
-        # The open-world issue's bar: an add's p50 at most twice a single-text embedding's.
-        "add_p50_over_embed_p50": round(_pct(add_lat, 50) / _pct(single_embed, 50), 3),
         "add_many_per_s": round(len(extra) / bulk_s, 2) if extra else 0.0,
         "single_adds_per_s": round(len(extra) / singles_s, 2) if extra else 0.0,
         # The agent-stack issue's bar: add_many at least 5x the single adds of the same run.
         "add_many_speedup": round(singles_s / bulk_s, 3) if extra else 0.0,
-        "search_ms_p50": round(_pct(search_lat, 50), 3),
-        "search_ms_p99": round(_pct(search_lat, 99), 3),
-        # The scale issue's bar: search p50 at most 1.3x, p99 at most 2x a query's embedding.
-        "query_embed_ms_p50": round(_pct(query_embed, 50), 3),
-        "search_p50_over_embed_p50": round(_pct(search_lat, 50) / _pct(query_embed, 50), 3),
-        "search_p99_over_embed_p50": round(_pct(search_lat, 99) / _pct(query_embed, 50), 3),
+        **searched.search_metrics(),
         **stages,
         "embed_batch_per_s": round(len(fill) / embed_batch_s, 1) if fill else 0.0,
         "embed_single_ms": round(embed_one * 1000, 3),
@@ -249,15 +228,57 @@ def run_perf(n_records: int, *, adds: int = 200, queries: int = 200, seed: int =
     return PerfResult(n_records, metrics, measured)
 
 
-def search_stages(mem: Any, user_id: str, queries: list[str], vectors: np.ndarray,
-                  seeds: int = SEARCH_SEEDS) -> dict[str, float]:
+@dataclass
+class Latencies:
+    """Seconds of each call, and of a single-text embedding of its text timed just before
+    it: the embedder's cache is off, so the call embeds the text again, and both see the
+    same machine load and the same tokens; the ratio is the cost beyond embedding."""
+
+    calls: list[float]
+    embeds: list[float]
+
+    def _ratio(self, p: float) -> float:
+        return round(_pct(self.calls, p) / _pct(self.embeds, 50), 3)
+
+    def add_metrics(self) -> dict[str, float]:
+        if not self.calls:
+            return dict.fromkeys(("add_per_s", "add_ms_p50", "add_ms_p99",
+                                  "add_p50_over_embed_p50"), 0.0)
+        return {"add_per_s": round(1.0 / statistics.fmean(self.calls), 2),
+                "add_ms_p50": round(_pct(self.calls, 50), 3),
+                "add_ms_p99": round(_pct(self.calls, 99), 3),
+                # The open-world issue's bar: at most twice a single-text embedding.
+                "add_p50_over_embed_p50": self._ratio(50)}
+
+    def search_metrics(self) -> dict[str, float]:
+        return {"search_ms_p50": round(_pct(self.calls, 50), 3),
+                "search_ms_p99": round(_pct(self.calls, 99), 3),
+                # The scale issue's bar: p50 at most 1.3x, p99 at most 2x a query's embedding.
+                "query_embed_ms_p50": round(_pct(self.embeds, 50), 3),
+                "search_p50_over_embed_p50": self._ratio(50),
+                "search_p99_over_embed_p50": self._ratio(99)}
+
+
+def beside_embedding(embedder: Any, texts: list[str], call: Callable[[int, str], object],
+                     tick: Callable[[int], None]) -> Latencies:
+    """``call(i, text)`` for each text, each preceded by a timed embedding of its text."""
+    out = Latencies([], [])
+    for i, text in enumerate(texts):
+        out.embeds.append(_timed(partial(embedder.embed, [text])))
+        out.calls.append(_timed(partial(call, i, text)))
+        tick(i + 1)
+    return out
+
+
+def search_stages(mem: Any, user_id: str, queries: list[str], vectors: np.ndarray
+                  ) -> dict[str, float]:
     """Where a search's time goes, stage by stage (p50 over the same queries, each stage
     timed alone): the store's text search and vector search for the seeds, and the
     records fetched for them. The query's embedding is timed beside each search; in a
     search it overlaps the text search where a core is free (``threads.beside``)."""
-    from stateledger.memory import SEARCHABLE
+    from stateledger.memory import SEARCHABLE, SEEDS
 
-    store = mem.store
+    store, seeds = mem.store, SEEDS
     text, vector, fetch = [], [], []
     for q, v in zip(queries, vectors, strict=True):
         text.append(_timed(partial(store.search_text, user_id, q, seeds, SEARCHABLE)))

@@ -17,7 +17,6 @@ empty, as nothing measured here reads it. Adds after the fill go through ``Memor
 from __future__ import annotations
 
 import hashlib
-import statistics
 import time
 import uuid
 from collections.abc import Callable
@@ -27,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from stateledger.bench.perf import _pct, _timed
+from stateledger.bench.perf import beside_embedding
 
 
 def mem0_payload(text: str, user_id: str, at: datetime) -> dict[str, Any]:
@@ -61,33 +60,14 @@ def run_mem0_peer(embedder: Any, fill: list[str], vectors: np.ndarray, adds: lis
             tick("mem0 load", hi, len(fill))
         load_s = time.perf_counter() - t0
 
-        search_lat, query_embed = [], []
         bank.search("warm up the index", user, 5)
-        for i, q in enumerate(queries):
-            query_embed.append(_timed(partial(embedder.embed, [q])))
-            search_lat.append(_timed(partial(bank.search, q, user, 5)))
-            tick("mem0 search", i + 1, len(queries))
-
+        searched = beside_embedding(embedder, queries, lambda i, q: bank.search(q, user, 5),
+                                    partial(tick, "mem0 search", total=len(queries)))
         when = start + timedelta(minutes=len(fill) + 1)
-        add_lat, single_embed = [], []
-        for i, text in enumerate(adds):
-            single_embed.append(_timed(partial(embedder.embed, [text])))
-            add_lat.append(_timed(partial(bank.add, text, user,
-                                          at=when + timedelta(seconds=i))))
-            tick("mem0 add", i + 1, len(adds))
+        added = beside_embedding(
+            embedder, adds, lambda i, t: bank.add(t, user, at=when + timedelta(seconds=i)),
+            partial(tick, "mem0 add", total=len(adds)))
     finally:
         bank.close()
-    metrics = {
-        "add_per_s": round(1.0 / statistics.fmean(add_lat), 2) if add_lat else 0.0,
-        "add_ms_p50": round(_pct(add_lat, 50), 3) if add_lat else 0.0,
-        "add_ms_p99": round(_pct(add_lat, 99), 3) if add_lat else 0.0,
-        "add_p50_over_embed_p50": (round(_pct(add_lat, 50) / _pct(single_embed, 50), 3)
-                                   if add_lat else 0.0),
-        "search_ms_p50": round(_pct(search_lat, 50), 3),
-        "search_ms_p99": round(_pct(search_lat, 99), 3),
-        "query_embed_ms_p50": round(_pct(query_embed, 50), 3),
-        "search_p50_over_embed_p50": round(_pct(search_lat, 50) / _pct(query_embed, 50), 3),
-        "search_p99_over_embed_p50": round(_pct(search_lat, 99) / _pct(query_embed, 50), 3),
-        "bulk_load_per_s": round(len(fill) / load_s, 1) if load_s else 0.0,
-    }
-    return metrics
+    return {**added.add_metrics(), **searched.search_metrics(),
+            "bulk_load_per_s": round(len(fill) / load_s, 1) if load_s else 0.0}
