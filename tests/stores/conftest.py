@@ -27,14 +27,17 @@ def postgres_url() -> str:
 
 
 POSTGRES = pytest.param("postgres", marks=pytest.mark.postgres)
+# Every user's vector search on the in-process index, brought up to date with the database
+# before each search (the default only does that for users with INDEX_MIN_ROWS records).
+POSTGRES_INDEXED = pytest.param("postgres-indexed", marks=pytest.mark.postgres)
 
 
-@pytest.fixture(params=["sqlite-memory", "sqlite-file", POSTGRES])
+@pytest.fixture(params=["sqlite-memory", "sqlite-file", POSTGRES, POSTGRES_INDEXED])
 def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Backend:
     return make_backend(request.param, request, tmp_path)
 
 
-@pytest.fixture(params=["sqlite-file", POSTGRES])
+@pytest.fixture(params=["sqlite-file", POSTGRES, POSTGRES_INDEXED])
 def durable(request: pytest.FixtureRequest, tmp_path: Path) -> Backend:
     """Backends whose database outlives a store (reopen, several connections, crashes)."""
     return make_backend(request.param, request, tmp_path)

@@ -143,8 +143,13 @@ def with_query(url: str, query: str) -> str:
     return f"{url}{'&' if '?' in url else '?'}{query}"
 
 
-def _postgres_backend(request: pytest.FixtureRequest) -> Backend:
-    from stateledger.stores.postgres import PostgresStore
+def _postgres_backend(request: pytest.FixtureRequest, index_min_rows: int | None = None
+                      ) -> Backend:
+    """``index_min_rows``: the store's, where a test wants every user's vector search on the
+    in-process index (1) instead of the default (small users searched in SQL)."""
+    from stateledger.stores.postgres import INDEX_MIN_ROWS, PostgresStore
+
+    min_rows = INDEX_MIN_ROWS if index_min_rows is None else index_min_rows
 
     schema, admin = postgres_schema(request)
     spec = with_query(request.getfixturevalue("postgres_url"), f"schema={schema}")
@@ -169,9 +174,9 @@ def _postgres_backend(request: pytest.FixtureRequest) -> Backend:
         assert one_way == [(0,)]
 
     return Backend(
-        name="postgres",
+        name="postgres" if index_min_rows is None else "postgres-indexed",
         spec=spec,
-        open=lambda dim=DIM: PostgresStore(spec, dim=dim),
+        open=lambda dim=DIM: PostgresStore(spec, dim=dim, index_min_rows=min_rows),
         counts=counts,
         set_schema_version=set_version,
         check_integrity=integrity,
@@ -223,4 +228,6 @@ def _sqlite_backend(path: str) -> Backend:
 def make_backend(name: str, request: pytest.FixtureRequest, tmp_path: Path) -> Backend:
     if name == "postgres":
         return _postgres_backend(request)
+    if name == "postgres-indexed":
+        return _postgres_backend(request, index_min_rows=1)
     return _sqlite_backend(":memory:" if name == "sqlite-memory" else str(tmp_path / "m.db"))

@@ -26,7 +26,7 @@ def _embedding_bytes(embedder: MiniLMEmbedder, text: str) -> bytes:
 def _leftovers(backend: Backend, needles: list[bytes]) -> list[str]:
     """Where any needle still is: file names (SQLite) or table names (PostgreSQL)."""
     found = []
-    if backend.name == "postgres":
+    if backend.name.startswith("postgres"):
         with psycopg.connect(backend.spec.split("?")[0]) as conn:
             tables = [r[0] for r in conn.execute(
                 "SELECT table_name FROM information_schema.tables WHERE table_schema = %s",

@@ -20,7 +20,16 @@ TABLES = {
     "records": "stateledger_records",
     "links": "stateledger_links",
     "log": "stateledger_transactions",
+    "changes": "stateledger_changes",  # a sequence: see _migrate_v4
 }
+
+
+def table_names(schema: str) -> dict[str, str]:
+    """Each table's schema-qualified name (``schema``: already quoted as an identifier),
+    and ``changes_seq``: the sequence's name as the inside of a string literal (nextval)."""
+    names = {key: f"{schema}.{table}" for key, table in TABLES.items()}
+    names["changes_seq"] = names["changes"].replace("'", "''")
+    return names
 
 # ------------------------------------------------------------------------- migrations
 
@@ -84,8 +93,27 @@ def _migrate_v3(dim: int) -> list[str]:
     return ["ALTER TABLE {records} ADD COLUMN context text"]
 
 
+def _migrate_v4(dim: int) -> list[str]:
+    """A change number on every record, for stores that keep a user's vectors in memory.
+
+    ``changed`` takes the next value of one sequence when a record is inserted and again
+    whenever its status or ledger changes. A user's commits are serialised by their
+    advisory lock, so a change committed later always carries a larger number, and a
+    process that cached the user's vectors reads only the rows changed since its last
+    look (``PostgresStore.search_vector``).
+    """
+    return [
+        "CREATE SEQUENCE {changes}",
+        # Rows already there keep NULL (no table rewrite): they changed before any index
+        # could have read them, and an update numbers them like any other.
+        "ALTER TABLE {records} ADD COLUMN changed bigint",
+        "ALTER TABLE {records} ALTER COLUMN changed SET DEFAULT nextval('{changes_seq}')",
+        "CREATE INDEX ON {records} (user_id, changed)",
+    ]
+
+
 MIGRATIONS: tuple[tuple[int, Callable[[int], list[str]]], ...] = (
-    (1, _migrate_v1), (2, _migrate_v2), (3, _migrate_v3))
+    (1, _migrate_v1), (2, _migrate_v2), (3, _migrate_v3), (4, _migrate_v4))
 SCHEMA_VERSION = MIGRATIONS[-1][0]
 
 RECORD_FIELDS = (
@@ -134,8 +162,8 @@ def statements(names: dict[str, str]) -> dict[str, str]:
         "lock_statuses": "SELECT id, status FROM {records} WHERE id = ANY(%s) "
         "ORDER BY id FOR UPDATE",
         "insert_record": f"INSERT INTO {{records}} ({_RECORD_COLUMNS}) VALUES ({marks})",
-        "update_record": "UPDATE {records} SET status = %s, ledger = %s, valid_to = %s "
-        "WHERE id = %s",
+        "update_record": "UPDATE {records} SET status = %s, ledger = %s, valid_to = %s, "
+        "changed = nextval('{changes_seq}') WHERE id = %s",
         "insert_link": "INSERT INTO {links} (src, dst, type) VALUES (%s, %s, %s) "
         "ON CONFLICT DO NOTHING",
         "insert_tx": f"INSERT INTO {{log}} ({', '.join(TX_FIELDS)}) VALUES ({tx_marks})",
@@ -162,6 +190,18 @@ def statements(names: dict[str, str]) -> dict[str, str]:
         "search_text": "SELECT id, ts_rank_cd(tsv, TSQUERY) AS score FROM {records} "
         "WHERE user_id = %s AND ledger = ANY(%s) AND tsv @@ TSQUERY "
         "ORDER BY score DESC, rid LIMIT %s",
+        # The in-process vector index of a large user (PostgresStore._indexed_search): the
+        # largest change number says whether anything was inserted or moved since the
+        # index's last look, the rows changed since then bring it up to date, and its hits
+        # are checked to exist (a deletion leaves no number).
+        "changed_upto": "SELECT coalesce(max(changed), 0) FROM {records} WHERE user_id = %s",
+        "existing": "SELECT id FROM {records} WHERE id = ANY(%s)",
+        "vectors": "SELECT id, ledger, embedding, coalesce(changed, 0), rid FROM {records} "
+        "WHERE user_id = %s AND embedding IS NOT NULL",
+        "vectors_since": "SELECT id, ledger, embedding, changed, rid FROM {records} "
+        "WHERE user_id = %s AND changed > %s AND embedding IS NOT NULL",
+        "vector_rows_upto": "SELECT count(*) FROM (SELECT 1 FROM {records} WHERE user_id = %s "
+        "AND embedding IS NOT NULL LIMIT %s) s",
         "search_vector": f"SELECT id, 1.0 - {_DISTANCE} AS similarity FROM {{records}} "
         "WHERE user_id = %(user)s AND ledger = ANY(%(ledgers)s) AND embedding IS NOT NULL "
         "ORDER BY similarity DESC, rid LIMIT %(limit)s",

@@ -22,7 +22,6 @@ import sqlite3
 import threading
 import time
 import uuid
-from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -55,7 +54,7 @@ from stateledger.stores.base import (
     refuse_stale,
     restored_record,
 )
-from stateledger.stores.vector_index import VectorIndex
+from stateledger.stores.vector_index import IndexCache, VectorIndex
 
 __all__ = ["SCHEMA_VERSION", "SQLiteStore", "default_db_path", "fts_query"]
 
@@ -293,8 +292,7 @@ class SQLiteStore:
             with contextlib.suppress(OSError):
                 os.close(os.open(self.path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
         self._lock = threading.RLock()
-        self._indexes: OrderedDict[str, VectorIndex] = OrderedDict()
-        self._max_index_rows = max_index_rows
+        self._indexes = IndexCache(max_index_rows)
         self._term_docs: dict[str, int] = {}  # cached fts5vocab counts of frequent terms
         self._term_docs_at = 0  # max(rid) when that cache was started
         self._conn: sqlite3.Connection | None = None
@@ -485,8 +483,10 @@ class SQLiteStore:
         """
         with self._lock:
             touched = {r.user_id for r in diff.inserts} | {owner[u.record_id] for u in diff.updates}
-            for user in touched & self._indexes.keys():
-                index = self._indexes[user]
+            for user in touched:
+                index = self._indexes.peek(user)
+                if index is None:
+                    continue
                 try:
                     new = [r for r in diff.inserts if r.user_id == user and r.embedding is not None]
                     if new:
@@ -497,8 +497,8 @@ class SQLiteStore:
                         if owner[u.record_id] == user:
                             index.update_ledger(u.record_id, Ledger(u.ledger))
                 except Exception:
-                    del self._indexes[user]
-            self._evict()
+                    self._indexes.pop(user)
+            self._indexes.evict()
 
     def delete(self, ids: Sequence[str], reason: str) -> int:
         """Delete records (links both ways and FTS rows follow) and log a 'forget' entry.
@@ -539,8 +539,9 @@ class SQLiteStore:
         with self._lock:
             self._term_docs.clear()
             for user, user_ids in by_user.items():
-                if user in self._indexes:
-                    self._indexes[user].remove(user_ids)
+                cached = self._indexes.peek(user)
+                if cached is not None:
+                    cached.remove(user_ids)
         self._truncate_wal()
         return count
 
@@ -569,7 +570,7 @@ class SQLiteStore:
             self._purge_fts(conn)
         with self._lock:
             self._term_docs.clear()
-            self._indexes.pop(user_id, None)
+            self._indexes.pop(user_id)
         self._truncate_wal()
         return int(count)
 
@@ -772,7 +773,6 @@ class SQLiteStore:
             self._data_version = version
         index = self._indexes.get(user_id)
         if index is not None:
-            self._indexes.move_to_end(user_id)
             return index
         with self._tx("BEGIN") as conn:
             rows = conn.execute(
@@ -788,16 +788,8 @@ class SQLiteStore:
             matrix[row] = np.frombuffer(blob, dtype=np.float32)
         index = VectorIndex(self.dim)
         index.add([r[0] for r in rows], matrix, [Ledger(r[1]) for r in rows])
-        self._indexes[user_id] = index
-        self._evict()
+        self._indexes.put(user_id, index)
         return index
-
-    def _evict(self) -> None:
-        """Drop least recently used indexes beyond ``max_index_rows`` (keep at least one)."""
-        total = sum(len(ix) for ix in self._indexes.values())
-        while total > self._max_index_rows and len(self._indexes) > 1:
-            _, dropped = self._indexes.popitem(last=False)
-            total -= len(dropped)
 
 
 def _now() -> datetime:

@@ -19,6 +19,7 @@ rather than a separate index per ledger (records move between ledgers on every r
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -384,3 +385,49 @@ class VectorIndex:
         n = min(k, len(cand))
         best = np.argsort(-exact, kind="stable")[:n]
         return [(self._ids[int(cand[i])], float(exact[i])) for i in best.tolist()]
+
+
+class IndexCache:
+    """Users' indexes held in process memory, keyed by user id: the least recently used
+    are dropped beyond ``max_rows`` rows in all (the newest one is always kept) and rebuilt
+    from the database when next searched. Not thread-safe: the owning store holds its lock.
+    """
+
+    def __init__(self, max_rows: int) -> None:
+        self.max_rows = max_rows
+        self._indexes: OrderedDict[str, VectorIndex] = OrderedDict()
+
+    def __contains__(self, user_id: object) -> bool:
+        return user_id in self._indexes
+
+    def get(self, user_id: str) -> VectorIndex | None:
+        """The user's index, now the most recently used; None when not cached."""
+        index = self._indexes.get(user_id)
+        if index is not None:
+            self._indexes.move_to_end(user_id)
+        return index
+
+    def peek(self, user_id: str) -> VectorIndex | None:
+        """The user's index without marking it used (mirroring a commit is not a use)."""
+        return self._indexes.get(user_id)
+
+    def put(self, user_id: str, index: VectorIndex) -> None:
+        self._indexes[user_id] = index
+        self._indexes.move_to_end(user_id)
+        self.evict()
+
+    def pop(self, user_id: str) -> VectorIndex | None:
+        return self._indexes.pop(user_id, None)
+
+    def clear(self) -> None:
+        self._indexes.clear()
+
+    def evict(self) -> list[str]:
+        """Drop least recently used indexes beyond ``max_rows``; the users dropped."""
+        total = sum(len(ix) for ix in self._indexes.values())
+        dropped: list[str] = []
+        while total > self.max_rows and len(self._indexes) > 1:
+            user, index = self._indexes.popitem(last=False)
+            total -= len(index)
+            dropped.append(user)
+        return dropped
