@@ -47,6 +47,17 @@ def metrics_table(title: str, rows: dict[str, dict[str, Any]]) -> Table:
     return table
 
 
+def metrics_by_row(title: str, systems: dict[str, dict[str, Any]]) -> Table:
+    """One row per metric, one column per system: for benches with many metrics."""
+    table = Table(title=title, title_justify="left")
+    table.add_column("metric")
+    for name in systems:
+        table.add_column(name, justify="right")
+    for metric in dict.fromkeys(k for m in systems.values() for k in m):
+        table.add_row(metric, *[_fmt(m.get(metric)) for m in systems.values()])
+    return table
+
+
 def _fmt(value: Any) -> str:
     if isinstance(value, float):
         return f"{value:.4g}"
@@ -78,10 +89,12 @@ def cmd_perf(args: argparse.Namespace) -> None:
             print(f"mixed-bank recall skipped: {exc}", file=sys.stderr)
     with progress_bar() as bar:
         result = run_perf(args.records, adds=args.adds, queries=args.queries, locomo=locomo,
-                          peers=args.peer, progress=staged_progress(bar))
+                          peers=args.peer, db_url=args.db, progress=staged_progress(bar))
     payload = result.to_dict()
-    emit(args, payload, metrics_table(f"perf, one user with {args.records:,} records",
-                                      {"stateledger": result.metrics, **result.peers}))
+    columns = {"stateledger": result.metrics,
+               **{f"stateledger ({name})": m for name, m in result.stores.items()},
+               **result.peers}
+    emit(args, payload, metrics_by_row(f"perf, one user with {args.records:,} records", columns))
 
 
 BENCH_GROUPS: tuple[str, ...] = (
@@ -107,6 +120,9 @@ def add_commands(sub: Any) -> None:
     p.add_argument("--peer", action="append", default=[], choices=["mem0"],
                    help="also measure this memory on the same bank in the same run "
                    "(mem0: infer=False, the same embedder; needs the 'mem0' extra)")
+    p.add_argument("--db", default=None, metavar="POSTGRESQL_URL",
+                   help="also measure stateledger on this PostgreSQL database, beside SQLite "
+                   "(in a schema created for the run and dropped after it)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=cmd_perf)
 

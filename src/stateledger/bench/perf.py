@@ -16,6 +16,7 @@ import tempfile
 import time
 import uuid
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from functools import partial
@@ -37,6 +38,7 @@ from stateledger.core.model import (
     Status,
     Transaction,
 )
+from stateledger.errors import InvalidInputError
 from stateledger.stores.vector_index import REDUCED_MIN_ROWS, VectorIndex
 
 _SUBJECTS = ["I", "We", "My sister", "My friend Sam", "My team", "Our neighbour"]
@@ -81,12 +83,19 @@ def _batches(items: list[Any], size: int) -> Iterator[list[Any]]:
 
 @dataclass
 class PerfResult:
+    """``metrics``: stateledger on SQLite, and the baselines of the run; ``peers``: other
+    memories on the same bank; ``stores``: stateledger on other databases (the store's
+    metrics only)."""
+
     records: int
     metrics: dict[str, float]
     peers: dict[str, dict[str, float]] = field(default_factory=dict)
+    stores: dict[str, dict[str, float]] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"records": self.records, **self.metrics}
+        if self.stores:
+            out["stores"] = self.stores
         if self.peers:
             out["peers"] = self.peers
         return out
@@ -117,25 +126,34 @@ def bulk_append(store: Any, user_id: str, texts: list[str], vectors: np.ndarray,
 
 def run_perf(n_records: int, *, adds: int = 200, queries: int = 200, seed: int = 0,
              db_dir: str | None = None, locomo: Path | None = None,
-             peers: Sequence[str] = (),
+             peers: Sequence[str] = (), db_url: str | None = None,
              progress: Callable[[str, int, int], None] | None = None) -> PerfResult:
     """Fill one user with ``n_records`` and measure; the store is a SQLite file on disk.
 
     ``locomo``: the LoCoMo data file, for the mixed-bank recall (skipped when None).
     ``peers``: other memories measured on the same bank in the same run
     (``bench.perf_peer``: "mem0").
+    ``db_url``: a PostgreSQL database measured the same way after SQLite, in a schema of
+    its own created for the run and dropped after it (``PerfResult.stores["postgres"]``).
     """
-    from stateledger.memory import Memory
+    if "mem0" in peers:  # missing mem0 fails now, not after the run
+        from stateledger.hosts.mem0 import import_mem0
+
+        import_mem0()
+    with scratch_schema(db_url) if db_url is not None else nullcontext() as pg_url:
+        return _run_perf(n_records, adds, queries, seed, db_dir, locomo, peers, pg_url,
+                         progress)
+
+
+def _run_perf(n_records: int, adds: int, queries: int, seed: int, db_dir: str | None,
+              locomo: Path | None, peers: Sequence[str], pg_url: str | None,
+              progress: Callable[[str, int, int], None] | None) -> PerfResult:
     from stateledger.models.embedder import MiniLMEmbedder
 
     def tick(stage: str, done: int, total: int) -> None:
         if progress is not None:
             progress(stage, done, total)
 
-    if "mem0" in peers:  # missing mem0 fails now, not after the run
-        from stateledger.hosts.mem0 import import_mem0
-
-        import_mem0()
     embedder = MiniLMEmbedder(cache_size=0)
     texts = synthetic_statements(n_records + adds, seed)
     fill, extra = texts[:n_records], texts[n_records:]
@@ -147,40 +165,16 @@ def run_perf(n_records: int, *, adds: int = 200, queries: int = 200, seed: int =
         tick("embed", min((i + 1) * 512, len(fill)), len(fill))
     embed_batch_s = time.perf_counter() - t0
 
+    rng = random.Random(seed + 1)
+    qtexts = [f"{rng.choice(_QUERIES)} {rng.choice(_WHEN)} {i}" for i in range(queries)]
+    bank = _Bank(fill, vectors, extra, qtexts, datetime(2020, 1, 1, tzinfo=UTC))
     with tempfile.TemporaryDirectory(dir=db_dir) as tmp:
-        mem = Memory(str(Path(tmp) / "perf.db"), embedder=embedder)
-        start = datetime(2020, 1, 1, tzinfo=UTC)
-        t0 = time.perf_counter()
-        bulk_append(mem.store, "perf-user", fill, vectors, start)
-        load_s = time.perf_counter() - t0
-        tick("load", n_records, n_records)
-
-        rng = random.Random(seed + 1)
-        qtexts = [f"{rng.choice(_QUERIES)} {rng.choice(_WHEN)} {i}" for i in range(queries)]
-        mem.search("warm up the index", "perf-user")  # builds the in-process vector index
-        searched = beside_embedding(
-            embedder, qtexts, lambda i, q: mem.search(q, "perf-user", k=5),
-            partial(tick, "search", total=queries))
-        stages = search_stages(mem, "perf-user", qtexts, embedder.embed(qtexts))
-        when = start + timedelta(minutes=n_records + 1)
-        added = beside_embedding(
-            embedder, extra, lambda i, t: mem.add(t, "perf-user", at=when + timedelta(seconds=i)),
-            partial(tick, "add", total=adds))
-        # add_many against single adds of the same messages, each on a user of its own with
-        # no history (so both decide against the same, growing banks), back to back.
-        messages: list[dict[str, Any]] = [
-            {"text": t, "user_id": "perf-bulk", "at": when + timedelta(seconds=i)}
-            for i, t in enumerate(extra)]
-        t0 = time.perf_counter()
-        for m in messages:
-            mem.add(m["text"], "perf-single", at=m["at"])
-        singles_s = time.perf_counter() - t0
-        t0 = time.perf_counter()
-        mem.add_many(messages)
-        bulk_s = time.perf_counter() - t0
-        tick("add_many", adds, adds)
-        mem.close()
-
+        measured = _measure_store(str(Path(tmp) / "perf.db"), embedder, bank, tick)
+    stores: dict[str, dict[str, float]] = {}
+    if pg_url is not None:
+        stores["postgres"] = _measure_store(
+            pg_url, embedder, bank, lambda stage, done, total: tick(f"postgres {stage}",
+                                                                   done, total))
     qvecs = embedder.embed(qtexts)
     brute = []
     for q in qvecs:
@@ -200,32 +194,87 @@ def run_perf(n_records: int, *, adds: int = 200, queries: int = 200, seed: int =
         mixed = mixed_bank_recall(embedder, vectors, locomo)
         tick("mixed-bank recall", 1, 1)
 
-    add_mean = statistics.fmean(added.calls)
-    embed_one = statistics.fmean(added.embeds)
     metrics = {
+        **measured,
+        "embed_batch_per_s": round(len(fill) / embed_batch_s, 1) if fill else 0.0,
+        "numpy_bruteforce_ms_p50": round(_pct(brute, 50), 3),
+        "numpy_bruteforce_ms_p99": round(_pct(brute, 99), 3),
+        "vector_recall_at_10": round(recall, 4),
+        **mixed,
+    }
+    others: dict[str, dict[str, float]] = {}
+    if "mem0" in peers:
+        from stateledger.bench.perf_peer import run_mem0_peer
+
+        others["mem0"] = run_mem0_peer(embedder, fill, vectors, extra, qtexts, bank.start,
+                                       progress)
+    return PerfResult(n_records, metrics, others, stores)
+
+
+@dataclass(frozen=True)
+class _Bank:
+    """What every store is measured on: the user's statements and their vectors, the
+    statements added after them, the search queries, and the first statement's time."""
+
+    fill: list[str]
+    vectors: np.ndarray
+    extra: list[str]
+    queries: list[str]
+    start: datetime
+
+
+def _measure_store(db: str, embedder: Any, bank: _Bank,
+                   tick: Callable[[str, int, int], None]) -> dict[str, float]:
+    """Fill one user of a fresh store at ``db`` (a SQLite path or a PostgreSQL URL) and
+    measure its searches, its stages, single adds and add_many."""
+    from stateledger.memory import Memory
+
+    fill, extra, qtexts = bank.fill, bank.extra, bank.queries
+    mem = Memory(db, embedder=embedder)
+    try:
+        t0 = time.perf_counter()
+        bulk_append(mem.store, "perf-user", fill, bank.vectors, bank.start)
+        load_s = time.perf_counter() - t0
+        tick("load", len(fill), len(fill))
+        mem.search("warm up the index", "perf-user")  # builds the in-process vector index
+        searched = beside_embedding(
+            embedder, qtexts, lambda i, q: mem.search(q, "perf-user", k=5),
+            lambda done: tick("search", done, len(qtexts)))
+        stages = search_stages(mem, "perf-user", qtexts, embedder.embed(qtexts))
+        when = bank.start + timedelta(minutes=len(fill) + 1)
+        added = beside_embedding(
+            embedder, extra, lambda i, t: mem.add(t, "perf-user", at=when + timedelta(seconds=i)),
+            lambda done: tick("add", done, len(extra)))
+        # add_many against single adds of the same messages, each on a user of its own with
+        # no history (so both decide against the same, growing banks), back to back.
+        messages: list[dict[str, Any]] = [
+            {"text": t, "user_id": "perf-bulk", "at": when + timedelta(seconds=i)}
+            for i, t in enumerate(extra)]
+        t0 = time.perf_counter()
+        for m in messages:
+            mem.add(m["text"], "perf-single", at=m["at"])
+        singles_s = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        mem.add_many(messages)
+        bulk_s = time.perf_counter() - t0
+        tick("add_many", len(extra), len(extra))
+    finally:
+        mem.close()
+    add_mean = statistics.fmean(added.calls) if added.calls else 0.0
+    embed_one = statistics.fmean(added.embeds) if added.embeds else 0.0
+    return {
         **added.add_metrics(),
-        "add_overhead_vs_embedding": round((add_mean - embed_one) / embed_one, 3),
+        "add_overhead_vs_embedding": (round((add_mean - embed_one) / embed_one, 3)
+                                      if embed_one else 0.0),
         "add_many_per_s": round(len(extra) / bulk_s, 2) if extra else 0.0,
         "single_adds_per_s": round(len(extra) / singles_s, 2) if extra else 0.0,
         # The agent-stack issue's bar: add_many at least 5x the single adds of the same run.
         "add_many_speedup": round(singles_s / bulk_s, 3) if extra else 0.0,
         **searched.search_metrics(),
         **stages,
-        "embed_batch_per_s": round(len(fill) / embed_batch_s, 1) if fill else 0.0,
         "embed_single_ms": round(embed_one * 1000, 3),
-        "numpy_bruteforce_ms_p50": round(_pct(brute, 50), 3),
-        "numpy_bruteforce_ms_p99": round(_pct(brute, 99), 3),
-        "bulk_load_per_s": round(n_records / load_s, 1) if load_s else 0.0,
-        "vector_recall_at_10": round(recall, 4),
-        **mixed,
+        "bulk_load_per_s": round(len(fill) / load_s, 1) if load_s else 0.0,
     }
-    measured: dict[str, dict[str, float]] = {}
-    if "mem0" in peers:
-        from stateledger.bench.perf_peer import run_mem0_peer
-
-        measured["mem0"] = run_mem0_peer(embedder, fill, vectors, extra, qtexts, start,
-                                         progress)
-    return PerfResult(n_records, metrics, measured)
 
 
 @dataclass
@@ -257,6 +306,33 @@ class Latencies:
                 "query_embed_ms_p50": round(_pct(self.embeds, 50), 3),
                 "search_p50_over_embed_p50": self._ratio(50),
                 "search_p99_over_embed_p50": self._ratio(99)}
+
+
+@contextmanager
+def scratch_schema(url: str) -> Iterator[str]:
+    """``url`` with a schema of its own (``?schema=``, created by the store when opened),
+    dropped with everything in it afterwards: a bench never touches existing tables."""
+    if "://" not in url:
+        raise InvalidInputError(f"--db takes a postgresql:// URL, got {url!r}")
+    import psycopg
+    from psycopg import sql
+
+    from stateledger.errors import StoreError
+    from stateledger.stores.postgres import split_schema_param
+
+    name = f"stateledger_perf_{uuid.uuid4().hex[:12]}"
+    # Connected first, so an unreachable database fails before the run, not after it.
+    try:
+        admin = psycopg.connect(split_schema_param(url)[0], autocommit=True,
+                                connect_timeout=10)
+    except psycopg.Error as exc:
+        raise StoreError(f"cannot connect to the --db database: {exc}") from exc
+    try:
+        yield f"{url}{'&' if '?' in url else '?'}schema={name}"
+    finally:
+        with admin:
+            admin.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(
+                sql.Identifier(name)))
 
 
 def beside_embedding(embedder: Any, texts: list[str], call: Callable[[int, str], object],

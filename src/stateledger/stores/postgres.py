@@ -84,7 +84,8 @@ except ImportError as exc:  # pragma: no cover - exercised in a subprocess by th
         "the PostgreSQL store needs psycopg and pgvector: pip install 'stateledger[postgres]'"
     ) from exc
 
-__all__ = ["SCHEMA_VERSION", "TEXT_SEARCH_CONFIG", "PostgresStore", "tsquery_terms"]
+__all__ = ["SCHEMA_VERSION", "TEXT_SEARCH_CONFIG", "PostgresStore", "split_schema_param",
+           "tsquery_terms"]
 
 _MIGRATION_LOCK = "stateledger.migrate"  # advisory lock: concurrent openers migrate once
 # Users with fewer embedded records are searched exactly in SQL (a few milliseconds); from
@@ -130,7 +131,7 @@ def _iso(value: datetime) -> str:
     return value.astimezone(UTC).isoformat(timespec="microseconds")
 
 
-def _split_schema(url: str) -> tuple[str, str | None]:
+def split_schema_param(url: str) -> tuple[str, str | None]:
     """Take a ``schema=`` query parameter (ours, unknown to libpq) out of a URL."""
     if "://" not in url:
         return url, None  # a libpq keyword string: no URL query to look at
@@ -174,7 +175,7 @@ class PostgresStore:
     ) -> None:
         if dim <= 0:
             raise InvalidInputError(f"dim must be positive, got {dim}")
-        conninfo, url_schema = _split_schema(url)
+        conninfo, url_schema = split_schema_param(url)
         self.dim = dim
         self._requested_schema = schema if schema is not None else url_schema
         if self._requested_schema is not None and not 0 < len(self._requested_schema) < 64:
