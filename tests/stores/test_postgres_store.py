@@ -178,3 +178,27 @@ def test_missing_extra_is_a_clear_error() -> None:
                          text=True, env=env, check=True, timeout=120).stdout  # fmt: skip
     assert "missing:" in out and "pip install 'stateledger[postgres]'" in out
     assert out.strip().endswith("SQLiteStore")
+
+
+def test_text_search_leaves_out_terms_too_common_to_rank(
+    postgres_url: str, schema: tuple[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As in the SQLite store, a term in more documents than the threshold is not searched
+    for (ts_rank_cd would rank every row it matches); here how common a term is comes from
+    PostgreSQL's statistics, so nothing is left out before the table is analysed."""
+    from stateledger.stores import base
+    from stateledger.stores.postgres import PostgresStore
+
+    name, admin = schema
+    monkeypatch.setattr(base, "COMMON_TERM_FLOOR", 3)
+    monkeypatch.setattr(base, "COMMON_TERM_SHARE", 0.0)
+    with PostgresStore(postgres_url, dim=DIM, schema=name) as s:
+        put(s, *[rec(f"d{i}", f"yesterday I walked number {i}") for i in range(8)],
+            rec("z", "yesterday I saw a zebra"))
+        assert len(s.search_text("alice", "yesterday", 20, ALL)) == 9  # not analysed yet
+    admin("ANALYZE {S}.stateledger_records")
+    with PostgresStore(postgres_url, dim=DIM, schema=name) as s:
+        # "yesterdays" stems to the same lexeme as the stored "yesterday"
+        assert [r for r, _ in s.search_text("alice", "yesterdays zebras", 20, ALL)] == ["z"]
+        assert s.search_text("alice", "yesterday", 20, ALL) == []
+        assert next(r for r, _ in s.search_text("alice", "walked 5", 20, ALL)) == "d5"

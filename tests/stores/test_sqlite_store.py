@@ -65,15 +65,15 @@ def test_default_db_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Non
 def test_search_text_leaves_out_terms_too_common_to_rank(monkeypatch: pytest.MonkeyPatch) -> None:
     """A term in more than COMMON_TERM_DOCS documents is dropped from the query (bm25 would
     score every row it matches); the rarer terms still find their records."""
-    from stateledger.stores import sqlite as sqlite_store
+    from stateledger.stores import base
 
-    monkeypatch.setattr(sqlite_store, "COMMON_TERM_DOCS", 3)
+    monkeypatch.setattr(base, "COMMON_TERM_DOCS", 3)
     with SQLiteStore(":memory:", dim=DIM) as s:
         put(s, *[rec(f"d{i}", f"yesterday I walked number {i}") for i in range(5)],
             rec("z", "yesterday I saw a zebra"))
         assert [rid for rid, _ in s.search_text("alice", "yesterday zebra", 10, ALL)] == ["z"]
         assert s.search_text("alice", "yesterday", 10, ALL) == []
-        monkeypatch.setattr(sqlite_store, "COMMON_TERM_DOCS", 100)
+        monkeypatch.setattr(base, "COMMON_TERM_DOCS", 100)
         assert len(s.search_text("alice", "yesterday", 10, ALL)) == 6
 
 
@@ -82,10 +82,10 @@ def test_the_common_term_threshold_is_a_share_of_the_documents(
 ) -> None:
     """Between the floor and the cap a term is too common above COMMON_TERM_SHARE of the
     documents: at 10k records a term in 1.6k of them cost ~10 ms of bm25 per query."""
-    from stateledger.stores import sqlite as sqlite_store
+    from stateledger.stores import base
 
-    monkeypatch.setattr(sqlite_store, "COMMON_TERM_FLOOR", 2)
-    monkeypatch.setattr(sqlite_store, "COMMON_TERM_SHARE", 0.5)
+    monkeypatch.setattr(base, "COMMON_TERM_FLOOR", 2)
+    monkeypatch.setattr(base, "COMMON_TERM_SHARE", 0.5)
     with SQLiteStore(":memory:", dim=DIM) as s:
         put(s, *[rec(f"b{i}", f"bread and tea {i}") for i in range(6)],
             *[rec(f"t{i}", f"only tea {i}") for i in range(4)])
@@ -93,7 +93,7 @@ def test_the_common_term_threshold_is_a_share_of_the_documents(
         assert {rid for rid, _ in s.search_text("alice", "bread only tea", 20, ALL)} == {
             f"t{i}" for i in range(4)
         }
-        monkeypatch.setattr(sqlite_store, "COMMON_TERM_DOCS", 3)  # the cap wins below it
+        monkeypatch.setattr(base, "COMMON_TERM_DOCS", 3)  # the cap wins below it
         assert s.search_text("alice", "only", 20, ALL) == []
 
 
@@ -102,9 +102,10 @@ def test_cached_term_counts_are_refreshed_as_the_table_grows_or_records_are_dele
 ) -> None:
     """Counting a frequent term walks its posting list, so counts are cached; a cached count
     may lag by at most TERM_COUNT_SLACK rows, and a delete through this store drops it."""
+    from stateledger.stores import base
     from stateledger.stores import sqlite as sqlite_store
 
-    monkeypatch.setattr(sqlite_store, "COMMON_TERM_DOCS", 3)
+    monkeypatch.setattr(base, "COMMON_TERM_DOCS", 3)
     monkeypatch.setattr(sqlite_store, "TERM_COUNT_SLACK", 2)
 
     def found(s: SQLiteStore) -> int:

@@ -97,6 +97,33 @@ def cmd_perf(args: argparse.Namespace) -> None:
     emit(args, payload, metrics_by_row(f"perf, one user with {args.records:,} records", columns))
 
 
+def cmd_serve(args: argparse.Namespace) -> None:
+    from stateledger.bench.serve_load import Workload, run_serve_bench
+    from stateledger.errors import InvalidInputError
+
+    try:
+        workers = [int(w) for w in args.workers.split(",")]
+    except ValueError:
+        workers = []
+    if not workers or min(workers) < 1:
+        raise InvalidInputError(f"--workers takes counts like 1,2,4; got {args.workers!r}")
+    with progress_bar() as bar:
+        result = run_serve_bench(args.db, workers, Workload(args.users, args.adds,
+                                                            args.searches),
+                                 clients=args.clients, progress=staged_progress(bar))
+    columns = {f"{n} worker(s)": {k: v for k, v in m.items() if k != "problems"}
+               for n, m in result["workers"].items()}
+    emit(args, result, metrics_by_row(
+        f"serve: workers on one PostgreSQL, {args.clients} clients, {args.users} users",
+        columns))
+    unsound = [n for n, m in result["workers"].items() if not m["sound"]]
+    if unsound:
+        for n in unsound:
+            print(f"{n} worker(s): " + "; ".join(result["workers"][n]["problems"]),
+                  file=sys.stderr)
+        raise SystemExit(1)
+
+
 BENCH_GROUPS: tuple[str, ...] = (
     "stateledger.bench.ledger_cli",
     "stateledger.bench.state_cli",
@@ -125,5 +152,17 @@ def add_commands(sub: Any) -> None:
                    "(in a schema created for the run and dropped after it)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=cmd_perf)
+
+    p = bsub.add_parser("serve", help="throughput of N `stateledger serve` workers on one "
+                        "PostgreSQL database, and no lost update among them")
+    p.add_argument("--db", required=True, metavar="POSTGRESQL_URL",
+                   help="the database (the run uses a schema of its own, dropped after it)")
+    p.add_argument("--workers", default="1,2,4", help="worker counts to measure (default 1,2,4)")
+    p.add_argument("--clients", type=int, default=8, help="concurrent clients (default 8)")
+    p.add_argument("--users", type=int, default=16, help="users the adds go to (default 16)")
+    p.add_argument("--adds", type=int, default=240, help="adds per round (default 240)")
+    p.add_argument("--searches", type=int, default=120, help="searches per round (default 120)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=cmd_serve)
 
     add_command_groups(bsub, BENCH_GROUPS)

@@ -174,7 +174,8 @@ def _run_perf(n_records: int, adds: int, queries: int, seed: int, db_dir: str | 
     if pg_url is not None:
         stores["postgres"] = _measure_store(
             pg_url, embedder, bank, lambda stage, done, total: tick(f"postgres {stage}",
-                                                                   done, total))
+                                                                   done, total),
+            after_load=partial(analyze_records, pg_url))
     qvecs = embedder.embed(qtexts)
     brute = []
     for q in qvecs:
@@ -224,9 +225,11 @@ class _Bank:
 
 
 def _measure_store(db: str, embedder: Any, bank: _Bank,
-                   tick: Callable[[str, int, int], None]) -> dict[str, float]:
+                   tick: Callable[[str, int, int], None],
+                   after_load: Callable[[], None] | None = None) -> dict[str, float]:
     """Fill one user of a fresh store at ``db`` (a SQLite path or a PostgreSQL URL) and
-    measure its searches, its stages, single adds and add_many."""
+    measure its searches, its stages, single adds and add_many; ``after_load`` runs
+    between the bulk load and the first search."""
     from stateledger.memory import Memory
 
     fill, extra, qtexts = bank.fill, bank.extra, bank.queries
@@ -236,6 +239,8 @@ def _measure_store(db: str, embedder: Any, bank: _Bank,
         bulk_append(mem.store, "perf-user", fill, bank.vectors, bank.start)
         load_s = time.perf_counter() - t0
         tick("load", len(fill), len(fill))
+        if after_load is not None:
+            after_load()
         mem.search("warm up the index", "perf-user")  # builds the in-process vector index
         searched = beside_embedding(
             embedder, qtexts, lambda i, q: mem.search(q, "perf-user", k=5),
@@ -333,6 +338,23 @@ def scratch_schema(url: str) -> Iterator[str]:
         with admin:
             admin.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(
                 sql.Identifier(name)))
+
+
+def analyze_records(url: str) -> None:
+    """``ANALYZE`` the records table of the store at ``url``, as autovacuum does within
+    about a minute of a bulk load: the planner and the text search's common-term check read
+    its statistics, and a run measured right after its load would otherwise have none."""
+    import psycopg
+    from psycopg import sql
+
+    from stateledger.stores.postgres import split_schema_param
+    from stateledger.stores.postgres_sql import TABLES
+
+    conninfo, schema = split_schema_param(url)
+    table = sql.Identifier(TABLES["records"]) if schema is None else sql.Identifier(
+        schema, TABLES["records"])
+    with psycopg.connect(conninfo, autocommit=True) as conn:
+        conn.execute(sql.SQL("ANALYZE {}").format(table))
 
 
 def beside_embedding(embedder: Any, texts: list[str], call: Callable[[int, str], object],

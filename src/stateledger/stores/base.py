@@ -22,6 +22,20 @@ from stateledger.errors import ConflictError, StoreError
 
 Vector = np.ndarray  # float32, L2-normalised, shape (dim,)
 
+# A query term in more documents than ``common_term_limit`` is left out of a store's text
+# search: ranking must score every row a term matches, and a term that common barely ranks
+# anything (its idf is near zero). The threshold is COMMON_TERM_SHARE of all documents, at
+# least COMMON_TERM_FLOOR (small stores rank everything) and at most COMMON_TERM_DOCS (the
+# cost of a term grows with its documents, not with its share).
+COMMON_TERM_DOCS = 5_000
+COMMON_TERM_FLOOR = 1_000
+COMMON_TERM_SHARE = 0.05
+
+
+def common_term_limit(documents: int) -> int:
+    """The most documents a query term may be in and still be searched for."""
+    return min(COMMON_TERM_DOCS, max(COMMON_TERM_FLOOR, int(COMMON_TERM_SHARE * documents)))
+
 
 class Store(Protocol):
     """Persistence for records, links, the transaction log and the search indexes.

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import enum
 import threading
+import time
 import uuid
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -56,6 +57,7 @@ from stateledger.stores.base import (
     Vector,
     batch_user,
     checked_embedding,
+    common_term_limit,
     refuse_moved,
     refuse_stale,
     restored_record,
@@ -91,6 +93,7 @@ _MIGRATION_LOCK = "stateledger.migrate"  # advisory lock: concurrent openers mig
 # Users with fewer embedded records are searched exactly in SQL (a few milliseconds); from
 # here on an in-process index is faster (100,000 rows: ~100 ms in SQL, ~2 ms cached).
 INDEX_MIN_ROWS = 2_000
+TERM_STATS_SECONDS = 60.0  # how long the column statistics of the text search are reused
 _MAX_MARKS = 100_000  # small users remembered at most (then forgotten and counted again)
 
 
@@ -194,6 +197,9 @@ class PostgresStore:
         self._index_min_rows = index_min_rows
         self._indexes = IndexCache(max_index_rows)
         self._marks: dict[str, _Mark] = {}  # what each cached index has seen of the database
+        self._term_stats: tuple[dict[str, float], float] = ({}, 0.0)
+        self._term_stats_at = -float("inf")
+        self._lexemes: dict[str, list[str]] = {}  # query term -> its lexemes
         with self._lock:
             self._connect()
 
@@ -586,7 +592,7 @@ class PostgresStore:
         self, user_id: str, query: str, limit: int, ledgers: Sequence[Ledger]
     ) -> list[tuple[str, float]]:
         """Full-text hits as (id, ts_rank_cd), best first; any term may match (OR)."""
-        terms = tsquery_terms(query)
+        terms = self._without_common_terms(tsquery_terms(query))
         if not terms or limit <= 0 or not ledgers:
             return []
         values = sorted({Ledger(led).value for led in ledgers})
@@ -594,6 +600,38 @@ class PostgresStore:
         statement = self._sql["search_text"].replace("TSQUERY", f"({tsq})")
         rows = self._read(statement, (*terms, user_id, values, *terms, int(limit)))
         return [(rid, float(score)) for rid, score in rows]
+
+    def _without_common_terms(self, terms: list[str]) -> list[str]:
+        """``terms`` without those in more documents than ``base.common_term_limit``, as
+        the SQLite store leaves them out (ts_rank_cd would rank every match).
+
+        How common a term is comes from PostgreSQL's own statistics of the ``tsv`` column
+        (``pg_stats.most_common_elems``, kept by ANALYZE and autovacuum), read at most once
+        per TERM_STATS_SECONDS; a term's lexeme (its stem) is asked of the server once.
+        Before the table was first analysed nothing is left out."""
+        if not terms:
+            return terms
+        with self._lock:
+            now = time.monotonic()
+            if now - self._term_stats_at > TERM_STATS_SECONDS:
+                rows = self._read(self._sql["term_stats"], (self.schema, TABLES["records"]))
+                elems, freqs, documents = rows[0] if rows else (None, None, 0)
+                self._term_stats = (dict(zip(elems or [], freqs or [], strict=False)),
+                                    float(documents or 0))
+                self._term_stats_at = now
+            frequency, documents = self._term_stats
+            if not frequency:
+                return terms
+            unknown = [t for t in terms if t not in self._lexemes]
+            if unknown:
+                if len(self._lexemes) > _MAX_MARKS:
+                    self._lexemes.clear()
+                self._lexemes.update(
+                    (t, list(lexemes or []))
+                    for t, lexemes in self._read(self._sql["lexemes"], (unknown,)))
+        limit = common_term_limit(int(documents))
+        return [t for t in terms if not any(frequency.get(lx, 0.0) * documents > limit
+                                            for lx in self._lexemes.get(t, []))]
 
     def search_vector(
         self, user_id: str, vector: Vector, limit: int, ledgers: Sequence[Ledger]

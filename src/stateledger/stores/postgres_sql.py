@@ -186,6 +186,16 @@ def statements(names: dict[str, str]) -> dict[str, str]:
         "users": 'SELECT DISTINCT user_id COLLATE "C" AS u FROM {records} ORDER BY u',
         "log": f"SELECT {', '.join(TX_FIELDS)} FROM {{log}} WHERE user_id = %s "
         "ORDER BY seq DESC LIMIT %s OFFSET %s",
+        # How common each lexeme of the text column is (a share of the rows), and the
+        # rows: PostgreSQL's statistics, for leaving common terms out of a text search.
+        "term_stats": "SELECT s.most_common_elems::text::text[], "
+        "s.most_common_elem_freqs, c.reltuples FROM pg_stats s "
+        "JOIN pg_namespace n ON n.nspname = s.schemaname "
+        "JOIN pg_class c ON c.relnamespace = n.oid AND c.relname = s.tablename "
+        "WHERE s.schemaname = %s AND s.tablename = %s AND s.attname = 'tsv'",
+        "lexemes": f"SELECT t, (SELECT array_agg(lexeme) FROM "
+        f"unnest(to_tsvector('{TEXT_SEARCH_CONFIG}'::regconfig, t))) "
+        "FROM unnest(%s::text[]) t",
         # TSQUERY is replaced per call by the OR of one plainto_tsquery per term.
         "search_text": "SELECT id, ts_rank_cd(tsv, TSQUERY) AS score FROM {records} "
         "WHERE user_id = %s AND ledger = ANY(%s) AND tsv @@ TSQUERY "

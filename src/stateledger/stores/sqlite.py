@@ -50,6 +50,7 @@ from stateledger.stores.base import (
     Vector,
     batch_user,
     checked_embedding,
+    common_term_limit,
     refuse_moved,
     refuse_stale,
     restored_record,
@@ -150,14 +151,6 @@ MIGRATIONS: tuple[tuple[int, Callable[[sqlite3.Connection], None]], ...] = (
     (4, _migrate_v4),
     (5, _migrate_v5),
 )
-# A query term in more documents than the threshold is left out of search_text: bm25 must
-# score every row a term matches, and a term that common barely ranks anything (its idf is
-# near zero). The threshold is COMMON_TERM_SHARE of all documents, at least
-# COMMON_TERM_FLOOR (small stores rank everything) and at most COMMON_TERM_DOCS (the cost
-# of a term grows with its documents, not with its share).
-COMMON_TERM_DOCS = 5_000
-COMMON_TERM_FLOOR = 1_000
-COMMON_TERM_SHARE = 0.05
 TERM_COUNT_SLACK = 500  # how stale a cached term document count may get (see search_text)
 SCHEMA_VERSION = MIGRATIONS[-1][0]
 
@@ -722,7 +715,7 @@ class SQLiteStore:
         return [(rid, -float(score)) for rid, score in rows]
 
     def _without_common_terms(self, conn: sqlite3.Connection, match: str) -> str:
-        """Drop terms found in too many documents (see COMMON_TERM_DOCS; counts over all
+        """Drop terms found in too many documents (``base.common_term_limit``; counts over all
         users; the document count is the rowid high-water mark, cheap and close enough).
 
         fts5vocab counts a term's documents by walking its whole posting list (~1 ms per
@@ -745,7 +738,7 @@ class SQLiteStore:
             docs.update(rows)
             # Rare terms are cheap to count again; caching them would only grow the dict.
             self._term_docs.update((t, d) for t, d in rows if d > TERM_COUNT_SLACK)
-        limit = min(COMMON_TERM_DOCS, max(COMMON_TERM_FLOOR, int(COMMON_TERM_SHARE * top)))
+        limit = common_term_limit(top)
         common = {t for t in terms if docs.get(t, 0) > limit}
         return " OR ".join(f'"{t}"' for t in terms if t not in common)
 
