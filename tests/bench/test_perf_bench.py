@@ -118,3 +118,21 @@ def test_mem0_finds_what_the_bulk_load_wrote() -> None:
         assert bank.search("Who plays an instrument?", "someone-else", 2) == []
     finally:
         bank.close()
+
+
+def test_perf_bench_measures_a_user_among_many_in_the_same_store(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--users spreads the same records over that many users of the same store and
+    measures one of them beside the user who holds them all."""
+    monkeypatch.setenv("STATELEDGER_LOCOMO", str(tmp_path / "nowhere.json"))
+    argv = ["bench", "perf", "--records", "300", "--users", "3", "--adds", "3", "--queries",
+            "3", "--json"]
+    assert main(argv) == 0
+    payload = json.loads(capsys.readouterr().out)
+    assert payload["shared_user_users"] == 3 and payload["shared_user_records_per_user"] == 100
+    assert payload["shared_user_search_ms_p50"] > 0 and payload["shared_user_add_ms_p50"] > 0
+    assert payload["shared_user_search_p50_over_embed_p50"] > 0
+    assert set(payload) >= PERF_KEYS
+    assert main(["bench", "perf", "--records", "300", "--users", "301"]) != 0
+    assert "users must be between 0 and the records" in capsys.readouterr().err

@@ -89,7 +89,8 @@ def cmd_perf(args: argparse.Namespace) -> None:
             print(f"mixed-bank recall skipped: {exc}", file=sys.stderr)
     with progress_bar() as bar:
         result = run_perf(args.records, adds=args.adds, queries=args.queries, locomo=locomo,
-                          peers=args.peer, db_url=args.db, progress=staged_progress(bar))
+                          peers=args.peer, db_url=args.db, users=args.users,
+                          progress=staged_progress(bar))
     payload = result.to_dict()
     columns = {"stateledger": result.metrics,
                **{f"stateledger ({name})": m for name, m in result.stores.items()},
@@ -147,6 +148,9 @@ def add_commands(sub: Any) -> None:
     p.add_argument("--peer", action="append", default=[], choices=["mem0"],
                    help="also measure this memory on the same bank in the same run "
                    "(mem0: infer=False, the same embedder; needs the 'mem0' extra)")
+    p.add_argument("--users", type=int, default=0,
+                   help="also spread the same records over this many users of the same store "
+                   "and measure one of them (shared_user_* metrics)")
     p.add_argument("--db", default=None, metavar="POSTGRESQL_URL",
                    help="also measure stateledger on this PostgreSQL database, beside SQLite "
                    "(in a schema created for the run and dropped after it)")

@@ -126,7 +126,7 @@ def bulk_append(store: Any, user_id: str, texts: list[str], vectors: np.ndarray,
 
 def run_perf(n_records: int, *, adds: int = 200, queries: int = 200, seed: int = 0,
              db_dir: str | None = None, locomo: Path | None = None,
-             peers: Sequence[str] = (), db_url: str | None = None,
+             peers: Sequence[str] = (), db_url: str | None = None, users: int = 0,
              progress: Callable[[str, int, int], None] | None = None) -> PerfResult:
     """Fill one user with ``n_records`` and measure; the store is a SQLite file on disk.
 
@@ -135,18 +135,23 @@ def run_perf(n_records: int, *, adds: int = 200, queries: int = 200, seed: int =
     (``bench.perf_peer``: "mem0").
     ``db_url``: a PostgreSQL database measured the same way after SQLite, in a schema of
     its own created for the run and dropped after it (``PerfResult.stores["postgres"]``).
+    ``users``: the same statements are then also spread over this many users of the same
+    store, and one of them is measured (``shared_user_*``; ``_measure_shared``).
     """
+    if users < 0 or (users and users > n_records):
+        raise InvalidInputError(f"users must be between 0 and the records ({n_records}), "
+                                f"got {users}")
     if "mem0" in peers:  # missing mem0 fails now, not after the run
         from stateledger.hosts.mem0 import import_mem0
 
         import_mem0()
     with scratch_schema(db_url) if db_url is not None else nullcontext() as pg_url:
         return _run_perf(n_records, adds, queries, seed, db_dir, locomo, peers, pg_url,
-                         progress)
+                         users, progress)
 
 
 def _run_perf(n_records: int, adds: int, queries: int, seed: int, db_dir: str | None,
-              locomo: Path | None, peers: Sequence[str], pg_url: str | None,
+              locomo: Path | None, peers: Sequence[str], pg_url: str | None, users: int,
               progress: Callable[[str, int, int], None] | None) -> PerfResult:
     from stateledger.models.embedder import MiniLMEmbedder
 
@@ -167,7 +172,7 @@ def _run_perf(n_records: int, adds: int, queries: int, seed: int, db_dir: str | 
 
     rng = random.Random(seed + 1)
     qtexts = [f"{rng.choice(_QUERIES)} {rng.choice(_WHEN)} {i}" for i in range(queries)]
-    bank = _Bank(fill, vectors, extra, qtexts, datetime(2020, 1, 1, tzinfo=UTC))
+    bank = _Bank(fill, vectors, extra, qtexts, datetime(2020, 1, 1, tzinfo=UTC), users)
     with tempfile.TemporaryDirectory(dir=db_dir) as tmp:
         measured = _measure_store(str(Path(tmp) / "perf.db"), embedder, bank, tick)
     stores: dict[str, dict[str, float]] = {}
@@ -222,6 +227,7 @@ class _Bank:
     extra: list[str]
     queries: list[str]
     start: datetime
+    users: int = 0  # also spread ``fill`` over this many users in the same store
 
 
 def _measure_store(db: str, embedder: Any, bank: _Bank,
@@ -263,6 +269,7 @@ def _measure_store(db: str, embedder: Any, bank: _Bank,
         mem.add_many(messages)
         bulk_s = time.perf_counter() - t0
         tick("add_many", len(extra), len(extra))
+        shared = _measure_shared(mem, embedder, bank, tick) if bank.users else {}
     finally:
         mem.close()
     add_mean = statistics.fmean(added.calls) if added.calls else 0.0
@@ -279,7 +286,35 @@ def _measure_store(db: str, embedder: Any, bank: _Bank,
         **stages,
         "embed_single_ms": round(embed_one * 1000, 3),
         "bulk_load_per_s": round(len(fill) / load_s, 1) if load_s else 0.0,
+        **shared,
     }
+
+
+def _measure_shared(mem: Any, embedder: Any, bank: _Bank,
+                    tick: Callable[[str, int, int], None]) -> dict[str, float]:
+    """The same statements again, spread over ``bank.users`` users of the same store (which
+    then holds twice the records), and one of those users' searches and adds: what a user
+    of ordinary size sees in a store that many others share (``shared_user_*``)."""
+    n, loaded = len(bank.fill), 0
+    for j in range(bank.users):  # user j holds every users-th statement from the j-th
+        rows = np.arange(j, n, bank.users)
+        bulk_append(mem.store, f"perf-shared-{j}", [bank.fill[i] for i in rows],
+                    bank.vectors[rows], bank.start)
+        loaded += len(rows)
+        tick("load shared users", loaded, n)
+    user = "perf-shared-0"
+    qtexts = bank.queries
+    mem.search("warm up the index", user)
+    searched = beside_embedding(embedder, qtexts, lambda i, q: mem.search(q, user, k=5),
+                                lambda done: tick("shared user search", done, len(qtexts)))
+    stages = search_stages(mem, user, qtexts, embedder.embed(qtexts))
+    when = bank.start + timedelta(minutes=len(bank.fill) + 1)
+    added = beside_embedding(
+        embedder, bank.extra, lambda i, t: mem.add(t, user, at=when + timedelta(seconds=i)),
+        lambda done: tick("shared user add", done, len(bank.extra)))
+    metrics = {"users": float(bank.users), "records_per_user": round(n / bank.users, 1),
+               **added.add_metrics(), **searched.search_metrics(), **stages}
+    return {f"shared_user_{k}": v for k, v in metrics.items()}
 
 
 @dataclass
