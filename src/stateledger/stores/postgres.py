@@ -95,6 +95,7 @@ _MIGRATION_LOCK = "stateledger.migrate"  # advisory lock: concurrent openers mig
 INDEX_MIN_ROWS = 2_000
 TERM_STATS_SECONDS = 60.0  # how long the column statistics of the text search are reused
 _MAX_MARKS = 100_000  # small users remembered at most (then forgotten and counted again)
+_MAX_LEXEMES = 100_000  # query terms whose lexemes are remembered (then asked again)
 
 
 @dataclass(frozen=True)
@@ -624,7 +625,7 @@ class PostgresStore:
                 return terms
             unknown = [t for t in terms if t not in self._lexemes]
             if unknown:
-                if len(self._lexemes) > _MAX_MARKS:
+                if len(self._lexemes) > _MAX_LEXEMES:
                     self._lexemes.clear()
                 self._lexemes.update(
                     (t, list(lexemes or []))
