@@ -24,7 +24,7 @@ import tempfile
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -179,32 +179,38 @@ def _workers(url: str, keys: Path, n: int) -> Iterator[list[int]]:
     ports = _free_ports(n)
     env = {**os.environ, "STATELEDGER_THREADS": "1", "STATELEDGER_SIDE_THREAD": "0",
            "HF_HUB_OFFLINE": "1"}
-    procs = [subprocess.Popen(
-        [sys.executable, "-m", "stateledger.interfaces.cli", "serve", "--db", url,
-         "--keys", str(keys), "--port", str(port), "--log-level", "warning"],
-        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE) for port in ports]
-    try:
-        deadline = time.monotonic() + 180
-        for proc, port in zip(procs, ports, strict=True):
-            while True:
-                if proc.poll() is not None:
-                    err = proc.stderr.read().decode(errors="replace") if proc.stderr else ""
-                    raise ServeBenchError(f"worker on port {port} exited: {err[-500:]}")
+    with ExitStack() as files:
+        # Each worker's stderr to a file, not a pipe: a pipe nobody reads during the round
+        # would block a worker once it filled.
+        logs = [files.enter_context(tempfile.TemporaryFile()) for _ in ports]
+        procs = [subprocess.Popen(
+            [sys.executable, "-m", "stateledger.interfaces.cli", "serve", "--db", url,
+             "--keys", str(keys), "--port", str(port), "--log-level", "warning"],
+            env=env, stdout=subprocess.DEVNULL, stderr=log) for port, log in zip(ports, logs,
+                                                                                 strict=True)]
+        try:
+            deadline = time.monotonic() + 180
+            for proc, port, log in zip(procs, ports, logs, strict=True):
+                while True:
+                    if proc.poll() is not None:
+                        log.seek(0)
+                        err = log.read().decode(errors="replace")
+                        raise ServeBenchError(f"worker on port {port} exited: {err[-500:]}")
+                    try:
+                        if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=2).is_success:
+                            break
+                    except httpx.HTTPError:
+                        pass
+                    if time.monotonic() > deadline:
+                        raise ServeBenchError(f"worker on port {port} did not start in 180 s")
+                    time.sleep(0.2)
+            yield ports
+        finally:
+            for proc in procs:
+                proc.terminate()
+            for proc in procs:
                 try:
-                    if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=2).is_success:
-                        break
-                except httpx.HTTPError:
-                    pass
-                if time.monotonic() > deadline:
-                    raise ServeBenchError(f"worker on port {port} did not start in 180 s")
-                time.sleep(0.2)
-        yield ports
-    finally:
-        for proc in procs:
-            proc.terminate()
-        for proc in procs:
-            try:
-                proc.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+                    proc.wait(timeout=30)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+                    proc.wait()
