@@ -70,7 +70,8 @@ def _timed(fn: Callable[[], object]) -> float:
     return time.perf_counter() - t
 
 
-def _pct(values: list[float], p: float) -> float:
+def percentile_ms(values: list[float], p: float) -> float:
+    """The ``p``-th percentile of durations in seconds, in milliseconds (nearest rank)."""
     ordered = sorted(values)
     idx = min(len(ordered) - 1, max(0, round(p / 100 * (len(ordered) - 1))))
     return ordered[idx] * 1000.0
@@ -138,7 +139,7 @@ def run_perf(n_records: int, *, adds: int = 200, queries: int = 200, seed: int =
     ``users``: the same statements are then also spread over this many users of the same
     store, and one of them is measured (``shared_user_*``; ``_measure_shared``).
     """
-    if users < 0 or (users and users > n_records):
+    if not 0 <= users <= n_records:
         raise InvalidInputError(f"users must be between 0 and the records ({n_records}), "
                                 f"got {users}")
     if "mem0" in peers:  # missing mem0 fails now, not after the run
@@ -203,8 +204,8 @@ def _run_perf(n_records: int, adds: int, queries: int, seed: int, db_dir: str | 
     metrics = {
         **measured,
         "embed_batch_per_s": round(len(fill) / embed_batch_s, 1) if fill else 0.0,
-        "numpy_bruteforce_ms_p50": round(_pct(brute, 50), 3),
-        "numpy_bruteforce_ms_p99": round(_pct(brute, 99), 3),
+        "numpy_bruteforce_ms_p50": round(percentile_ms(brute, 50), 3),
+        "numpy_bruteforce_ms_p99": round(percentile_ms(brute, 99), 3),
         "vector_recall_at_10": round(recall, 4),
         **mixed,
     }
@@ -238,7 +239,7 @@ def _measure_store(db: str, embedder: Any, bank: _Bank,
     between the bulk load and the first search."""
     from stateledger.memory import Memory
 
-    fill, extra, qtexts = bank.fill, bank.extra, bank.queries
+    fill, extra = bank.fill, bank.extra
     mem = Memory(db, embedder=embedder)
     try:
         t0 = time.perf_counter()
@@ -247,15 +248,8 @@ def _measure_store(db: str, embedder: Any, bank: _Bank,
         tick("load", len(fill), len(fill))
         if after_load is not None:
             after_load()
-        mem.search("warm up the index", "perf-user")  # builds the in-process vector index
-        searched = beside_embedding(
-            embedder, qtexts, lambda i, q: mem.search(q, "perf-user", k=5),
-            lambda done: tick("search", done, len(qtexts)))
-        stages = search_stages(mem, "perf-user", qtexts, embedder.embed(qtexts))
+        searched, stages, added = _searches_and_adds(mem, embedder, "perf-user", bank, tick)
         when = bank.start + timedelta(minutes=len(fill) + 1)
-        added = beside_embedding(
-            embedder, extra, lambda i, t: mem.add(t, "perf-user", at=when + timedelta(seconds=i)),
-            lambda done: tick("add", done, len(extra)))
         # add_many against single adds of the same messages, each on a user of its own with
         # no history (so both decide against the same, growing banks), back to back.
         messages: list[dict[str, Any]] = [
@@ -302,19 +296,29 @@ def _measure_shared(mem: Any, embedder: Any, bank: _Bank,
                     bank.vectors[rows], bank.start)
         loaded += len(rows)
         tick("load shared users", loaded, n)
-    user = "perf-shared-0"
-    qtexts = bank.queries
-    mem.search("warm up the index", user)
-    searched = beside_embedding(embedder, qtexts, lambda i, q: mem.search(q, user, k=5),
-                                lambda done: tick("shared user search", done, len(qtexts)))
-    stages = search_stages(mem, user, qtexts, embedder.embed(qtexts))
-    when = bank.start + timedelta(minutes=len(bank.fill) + 1)
-    added = beside_embedding(
-        embedder, bank.extra, lambda i, t: mem.add(t, user, at=when + timedelta(seconds=i)),
-        lambda done: tick("shared user add", done, len(bank.extra)))
+    searched, stages, added = _searches_and_adds(
+        mem, embedder, "perf-shared-0", bank,
+        lambda stage, done, total: tick(f"shared user {stage}", done, total))
     metrics = {"users": float(bank.users), "records_per_user": round(n / bank.users, 1),
                **added.add_metrics(), **searched.search_metrics(), **stages}
     return {f"shared_user_{k}": v for k, v in metrics.items()}
+
+
+def _searches_and_adds(mem: Any, embedder: Any, user: str, bank: _Bank,
+                       tick: Callable[[str, int, int], None]
+                       ) -> tuple[Latencies, dict[str, float], Latencies]:
+    """``user``'s searches (each beside its query's embedding), their stages, and the
+    bank's extra statements added to ``user`` one by one (each beside its embedding)."""
+    qtexts, extra = bank.queries, bank.extra
+    mem.search("warm up the index", user)  # builds the in-process vector index
+    searched = beside_embedding(embedder, qtexts, lambda i, q: mem.search(q, user, k=5),
+                                lambda done: tick("search", done, len(qtexts)))
+    stages = search_stages(mem, user, qtexts, embedder.embed(qtexts))
+    when = bank.start + timedelta(minutes=len(bank.fill) + 1)
+    added = beside_embedding(
+        embedder, extra, lambda i, t: mem.add(t, user, at=when + timedelta(seconds=i)),
+        lambda done: tick("add", done, len(extra)))
+    return searched, stages, added
 
 
 @dataclass
@@ -327,23 +331,23 @@ class Latencies:
     embeds: list[float]
 
     def _ratio(self, p: float) -> float:
-        return round(_pct(self.calls, p) / _pct(self.embeds, 50), 3)
+        return round(percentile_ms(self.calls, p) / percentile_ms(self.embeds, 50), 3)
 
     def add_metrics(self) -> dict[str, float]:
         if not self.calls:
             return dict.fromkeys(("add_per_s", "add_ms_p50", "add_ms_p99",
                                   "add_p50_over_embed_p50"), 0.0)
         return {"add_per_s": round(1.0 / statistics.fmean(self.calls), 2),
-                "add_ms_p50": round(_pct(self.calls, 50), 3),
-                "add_ms_p99": round(_pct(self.calls, 99), 3),
+                "add_ms_p50": round(percentile_ms(self.calls, 50), 3),
+                "add_ms_p99": round(percentile_ms(self.calls, 99), 3),
                 # The open-world issue's bar: at most twice a single-text embedding.
                 "add_p50_over_embed_p50": self._ratio(50)}
 
     def search_metrics(self) -> dict[str, float]:
-        return {"search_ms_p50": round(_pct(self.calls, 50), 3),
-                "search_ms_p99": round(_pct(self.calls, 99), 3),
+        return {"search_ms_p50": round(percentile_ms(self.calls, 50), 3),
+                "search_ms_p99": round(percentile_ms(self.calls, 99), 3),
                 # The scale issue's bar: p50 at most 1.3x, p99 at most 2x a query's embedding.
-                "query_embed_ms_p50": round(_pct(self.embeds, 50), 3),
+                "query_embed_ms_p50": round(percentile_ms(self.embeds, 50), 3),
                 "search_p50_over_embed_p50": self._ratio(50),
                 "search_p99_over_embed_p50": self._ratio(99)}
 
@@ -419,9 +423,9 @@ def search_stages(mem: Any, user_id: str, queries: list[str], vectors: np.ndarra
         hits = store.search_vector(user_id, v, seeds, SEARCHABLE)
         vector.append(time.perf_counter() - t)
         fetch.append(_timed(partial(store.get, [rid for rid, _ in hits])))
-    return {"search_text_ms_p50": round(_pct(text, 50), 3),
-            "search_vector_ms_p50": round(_pct(vector, 50), 3),
-            "search_fetch_ms_p50": round(_pct(fetch, 50), 3)}
+    return {"search_text_ms_p50": round(percentile_ms(text, 50), 3),
+            "search_vector_ms_p50": round(percentile_ms(vector, 50), 3),
+            "search_fetch_ms_p50": round(percentile_ms(fetch, 50), 3)}
 
 
 def projected_recall(index: VectorIndex, queries: np.ndarray, k: int = 10) -> float:

@@ -17,7 +17,6 @@ from __future__ import annotations
 import collections
 import os
 import socket
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -29,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from stateledger.bench.perf import scratch_schema, synthetic_statements
+from stateledger.bench.perf import percentile_ms, scratch_schema, synthetic_statements
 from stateledger.errors import StateLedgerError
 
 TENANT = "bench"
@@ -124,9 +123,8 @@ def _round(client: Any, ports: list[int], workload: Workload, clients: int, url:
                 tick(name, done, len(requests))
         wall = time.perf_counter() - t0
         out[f"{name}_per_s"] = round(len(requests) / wall, 2) if wall else 0.0
-        out[f"{name}_ms_p50"] = round(statistics.median(latencies) * 1000, 2)
-        out[f"{name}_ms_p99"] = round(sorted(latencies)[int(0.99 * (len(latencies) - 1))]
-                                      * 1000, 2)
+        out[f"{name}_ms_p50"] = round(percentile_ms(latencies, 50), 2)
+        out[f"{name}_ms_p99"] = round(percentile_ms(latencies, 99), 2)
     out.update(_soundness(url, workload))
     return out
 
@@ -137,8 +135,9 @@ def _soundness(url: str, workload: Workload) -> dict[str, Any]:
     from stateledger.core.model import Status
     from stateledger.stores.postgres import PostgresStore
 
-    sent = collections.Counter(user for user, _ in workload.messages())
-    moved = {user for user, text in workload.messages() if text.startswith("I live in")}
+    messages = workload.messages()
+    sent = collections.Counter(user for user, _ in messages)
+    moved = {user for user, text in messages if text.startswith("I live in")}
     problems: list[str] = []
     with PostgresStore(url) as store:
         for user, count in sorted(sent.items()):

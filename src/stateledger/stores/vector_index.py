@@ -425,12 +425,9 @@ class IndexCache:
     def clear(self) -> None:
         self._indexes.clear()
 
-    def evict(self) -> list[str]:
-        """Drop least recently used indexes beyond ``max_rows``; the users dropped."""
+    def evict(self) -> None:
+        """Drop least recently used indexes beyond ``max_rows``."""
         total = sum(len(ix) for ix in self._indexes.values())
-        dropped: list[str] = []
         while total > self.max_rows and len(self._indexes) > 1:
-            user, index = self._indexes.popitem(last=False)
+            _, index = self._indexes.popitem(last=False)
             total -= len(index)
-            dropped.append(user)
-        return dropped
