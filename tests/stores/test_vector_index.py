@@ -273,3 +273,34 @@ def test_top_rows_selects_exactly_the_highest_scores(scores: list[float], data: 
     got = _top_rows(arr, n)
     assert len(got) == n == len(set(got.tolist()))
     assert sorted(arr[got].tolist()) == sorted(arr.tolist())[-n:]
+
+
+def test_two_stage_candidates_rank_by_the_whole_projection(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The first stage keeps rows by their first projected dimensions; the second must rank
+    those by the product over *all* projected dimensions plus the margin for what the
+    projection drops, as a one-stage scan would (the margins ride in the products as one
+    extra entry per row, so the first one is taken back out)."""
+    from stateledger.stores import vector_index as vx
+
+    monkeypatch.setattr(vx, "FIRST_KEEP", 600)
+    bank, queries = _rare_topic_bank(vx.REDUCED_MIN_ROWS + 500, seed=11)
+    index = vx.VectorIndex(384)
+    index.add([f"r{i}" for i in range(len(bank))], bank, [Ledger.ACCEPTED] * len(bank))
+    projection = index._projection
+    assert projection is not None
+    projected_rows = bank @ projection.basis
+    residual = np.sqrt(np.maximum(0.0, 1.0 - (projected_rows**2).sum(axis=1)))
+    first_residual = np.sqrt(
+        np.maximum(0.0, 1.0 - (projected_rows[:, : vx.FIRST_DIM] ** 2).sum(axis=1)))
+    for q in queries[:10]:
+        q = (q / np.linalg.norm(q)).astype(np.float32)
+        got = projection.candidates(q, len(bank), vx.RESIDUAL_SIGMAS, 100, None)
+        p = q @ projection.basis
+        first = projected_rows[:, : vx.FIRST_DIM] @ p[: vx.FIRST_DIM]
+        first += vx._spread(vx.RESIDUAL_SIGMAS, p[: vx.FIRST_DIM], 384) * first_residual
+        kept = np.argsort(-first)[:600]
+        whole = projected_rows[kept] @ p + vx._spread(vx.RESIDUAL_SIGMAS, p, 384) * residual[kept]
+        want = set(kept[np.argsort(-whole)[:95]].tolist())  # clear of ties at the edge
+        assert len(got) == 100 and want <= set(got.tolist())

@@ -4,9 +4,9 @@ Why brute force: a user's memory is at most ~10^5 records, and one float32 mat-v
 100,000 x 384 rows is a few milliseconds with BLAS, trivially updatable, no dependency.
 That mat-vec is memory-bound (150 MB read per query at 100k rows), so above
 ``REDUCED_MIN_ROWS`` the index also keeps a ``REDUCED_DIM``-dimensional projection of every
-row (the top singular directions of the user's own vectors, stored column by column): a query
-scans the small matrix for ``RERANK`` candidates and re-scores those exactly on the full
-vectors. Sentence embeddings concentrate in few directions, so the exact
+row (the top singular directions of the user's own vectors): a query scans every row on the
+first ``FIRST_DIM`` of those dimensions, ranks the best ``FIRST_KEEP`` on all of them, and
+re-scores the best ``RERANK`` of those exactly on the full vectors. Sentence embeddings concentrate in few directions, so the exact
 top-k is almost always among the candidates. Rows the projection describes poorly (a topic
 that is rare in the user's memory, so the fitted directions miss it) get a margin for what
 the projection dropped, so they are re-scored rather than lost; ``bench perf`` reports the
@@ -112,6 +112,14 @@ def _top_rows(scores: F32Array, n: int) -> npt.NDArray[np.intp]:
 SPLIT_MIN_ROWS = 4096  # a scan this long is split across the side thread (threads.py)
 REDUCED_MIN_ROWS = 20_000  # below this a full scan is already ~1 ms
 REDUCED_DIM = 96
+# Dimensions of the projection every row is scanned on, and the rows that scan passes on
+# to the other REDUCED_DIM - FIRST_DIM (_Projection). Mixed-bank recall@10 (LoCoMo turns
+# among synthetic rows, 300 LoCoMo questions; development script) with 48 / 4096 the same
+# as the one-stage scan of all 96: 0.9987 at 100k rows, 0.9887 against 0.9897 on a
+# simulated million (the 100k bank ten times with noise); 48 / 2048 0.9973 at 100k,
+# 32 / 4096 0.994. The scan reads half the bytes (docs/BENCHMARKS.md).
+FIRST_DIM = 48
+FIRST_KEEP = 4096
 RERANK = 512  # candidates re-scored exactly on the full vectors
 # Margin for the dropped part of a row, in standard deviations of its dot product with the
 # query's dropped part (as if both were random in the remaining dimensions). Related texts
@@ -145,10 +153,18 @@ def _headroom(rows: int) -> int:
 
 
 class _Projection:
-    """The reduced rows of an index: float32 projections stored column by column (a torch
-    tensor of ``REDUCED_DIM`` x capacity, so the scan kernel gets memory torch allocated
-    itself and streams it, ``_scan_columns``) and each row's residual norm (the length of
-    what the projection dropped), over the same row numbers as the index."""
+    """The reduced rows of an index, over the same row numbers as the index, in two parts:
+    the first ``FIRST_DIM`` projected dimensions stored column by column (a torch tensor, so
+    the scan kernel gets memory torch allocated itself and streams it, ``_scan_columns``),
+    the other ``REDUCED_DIM - FIRST_DIM`` row by row (read only for the first stage's
+    candidates). Each part carries one more entry per row: the row's residual norm beyond
+    it (the length of what it drops), so the margin for that is part of the same product.
+
+    Why two stages: the scan of every row is memory-bound, and right after a query's
+    embedding (whose weights push the index out of the cache) it reads from memory: half the
+    dimensions, half the bytes. The first stage keeps ``FIRST_KEEP`` rows by their first
+    dimensions plus a margin for the rest; the second ranks those on all ``REDUCED_DIM``
+    plus the margin for what the projection drops, for the exact re-score."""
 
     def __init__(self, sample: F32Array, capacity: int) -> None:
         import torch
@@ -156,28 +172,32 @@ class _Projection:
         _, _, vt = np.linalg.svd(sample, full_matrices=False)
         self.basis = np.ascontiguousarray(vt[:REDUCED_DIM].T.astype(np.float32))
         self.basis_t = np.ascontiguousarray(self.basis.T)
-        self.columns = torch.zeros((REDUCED_DIM, capacity), dtype=torch.float32)
-        self.residual: F32Array = np.zeros(capacity, dtype=np.float32)
+        self.columns = torch.zeros((FIRST_DIM + 1, capacity), dtype=torch.float32)
+        self.rest = torch.zeros((capacity, REDUCED_DIM - FIRST_DIM + 1), dtype=torch.float32)
 
     def put(self, rows: slice, vectors: F32Array) -> None:
         """Project unit ``vectors`` into ``rows``."""
         import torch
 
         projected = np.ascontiguousarray(vectors @ self.basis, dtype=np.float32)
-        self.columns[:, rows] = torch.from_numpy(projected).t()
-        kept = np.einsum("ij,ij->i", projected, projected)
-        self.residual[rows] = np.sqrt(np.maximum(np.float32(0.0), 1.0 - kept))
+        first, rest = projected[:, :FIRST_DIM], projected[:, FIRST_DIM:]
+        kept_first = np.einsum("ij,ij->i", first, first)
+        kept = kept_first + np.einsum("ij,ij->i", rest, rest)
+        zero = np.float32(0.0)
+        self.columns[:, rows] = torch.from_numpy(np.ascontiguousarray(np.hstack(
+            [first, np.sqrt(np.maximum(zero, 1.0 - kept_first))[:, None]]).T))
+        self.rest[rows] = torch.from_numpy(np.ascontiguousarray(np.hstack(
+            [rest, np.sqrt(np.maximum(zero, 1.0 - kept))[:, None]])))
 
     def resize(self, capacity: int, used: int) -> None:
         """Move the first ``used`` rows into storage for ``capacity`` rows."""
         import torch
 
-        columns = torch.zeros((REDUCED_DIM, capacity), dtype=torch.float32)
+        columns = torch.zeros((FIRST_DIM + 1, capacity), dtype=torch.float32)
         columns[:, :used] = self.columns[:, :used]
-        self.columns = columns
-        residual = np.zeros(capacity, dtype=np.float32)
-        residual[:used] = self.residual[:used]
-        self.residual = residual
+        rest = torch.zeros((capacity, REDUCED_DIM - FIRST_DIM + 1), dtype=torch.float32)
+        rest[:used] = self.rest[:used]
+        self.columns, self.rest = columns, rest
 
     def compact(self, keep: npt.NDArray[np.bool_], used: int) -> None:
         """Keep only the rows flagged in ``keep`` (of the first ``used``), in order."""
@@ -185,18 +205,43 @@ class _Projection:
 
         kept = torch.from_numpy(np.flatnonzero(keep))
         self.columns = self.columns[:, :used][:, kept].contiguous()
-        self.residual = self.residual[:used][keep].copy()
+        self.rest = self.rest[:used][kept].contiguous()
 
-    def scores(self, query: F32Array, used: int, sigmas: float) -> F32Array:
-        """Approximate scores of a unit query against the first ``used`` rows, each raised by
-        ``sigmas`` times the spread its dropped part can add."""
+    def candidates(self, query: F32Array, used: int, sigmas: float, n: int,
+                   penalty: F32Array | None) -> npt.NDArray[np.intp]:
+        """At most ``n`` rows (of the first ``used``) most likely to score highest against a
+        unit query, each stage's approximate score raised by ``sigmas`` times the spread
+        that the dimensions it leaves out can add; ``penalty`` (per row, 0 or -inf) drops
+        rows of other ledgers."""
+        import torch
+
         projected = _matvec(self.basis_t, query)
-        approx = _scan_columns(self.columns[:, :used], projected)
-        dropped = max(0.0, 1.0 - float(projected @ projected)) ** 0.5
-        spread = sigmas * dropped / max(1, len(query) - REDUCED_DIM) ** 0.5
-        if spread > 0.0:
-            approx += np.float32(spread) * self.residual[:used]
-        return approx
+        first, rest = projected[:FIRST_DIM], projected[FIRST_DIM:]
+        spread_first = _spread(sigmas, first, len(query))
+        approx = _scan_columns(self.columns[:, :used], np.append(first, spread_first))
+        if penalty is not None:
+            approx += penalty
+        keep = _top_rows(approx, FIRST_KEEP) if used > FIRST_KEEP else np.arange(used)
+        keep = keep[np.isfinite(approx[keep])]
+        if len(keep) <= n:
+            return keep
+        keep_t = torch.from_numpy(keep)
+        # The first stage's dot product without its margin, plus the rest's with the margin
+        # for what the projection drops.
+        second = (approx[keep] - spread_first * self.columns[FIRST_DIM, keep_t].numpy()
+                  ).astype(np.float32, copy=False)
+        rest_q = torch.from_numpy(np.append(rest, _spread(sigmas, projected, len(query))))
+        second += torch.mv(self.rest.index_select(0, keep_t), rest_q).numpy()
+        out: npt.NDArray[np.intp] = keep[_top_rows(second, n)]
+        return out
+
+
+def _spread(sigmas: float, kept: F32Array, dim: int) -> np.float32:
+    """``sigmas`` standard deviations of the dot product of a row's dropped part (length 1
+    per unit of its residual norm) with a unit query whose kept part is ``kept``, as if
+    both were random in the ``dim - len(kept)`` dimensions left out."""
+    dropped = max(0.0, 1.0 - float(kept @ kept)) ** 0.5
+    return np.float32(sigmas * dropped / max(1, dim - len(kept)) ** 0.5)
 
 
 class VectorIndex:
@@ -377,13 +422,10 @@ class VectorIndex:
 
     def _search_reduced(self, projection: _Projection, query: F32Array, k: int,
                         penalty: F32Array | None) -> list[tuple[str, float]]:
-        """Scan the projection for RERANK candidates, then score those exactly."""
+        """The projection's ``RERANK`` candidates, scored exactly on the full vectors."""
         used = len(self._ids)
-        approx = projection.scores(query, used, self.residual_sigmas)
-        if penalty is not None:
-            approx += penalty[self._codes[:used]]
-        cand = _top_rows(approx, RERANK)
-        cand = cand[np.isfinite(approx[cand])]
+        per_row = penalty[self._codes[:used]] if penalty is not None else None
+        cand = projection.candidates(query, used, self.residual_sigmas, RERANK, per_row)
         exact = _matvec(np.ascontiguousarray(self._matrix[cand]), query)
         n = min(k, len(cand))
         best = np.argsort(-exact, kind="stable")[:n]
