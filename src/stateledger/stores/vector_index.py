@@ -6,11 +6,11 @@ That mat-vec is memory-bound (150 MB read per query at 100k rows), so above
 ``REDUCED_MIN_ROWS`` the index also keeps a ``REDUCED_DIM``-dimensional projection of every
 row (the top singular directions of the user's own vectors): a query scans every row on the
 first ``FIRST_DIM`` of those dimensions, ranks the best ``FIRST_KEEP`` on all of them, and
-re-scores the best ``RERANK`` of those exactly on the full vectors. Sentence embeddings concentrate in few directions, so the exact
-top-k is almost always among the candidates. Rows the projection describes poorly (a topic
-that is rare in the user's memory, so the fitted directions miss it) get a margin for what
-the projection dropped, so they are re-scored rather than lost; ``bench perf`` reports the
-measured recall against exact search.
+re-scores the best ``RERANK`` of those exactly on the full vectors. Sentence embeddings
+concentrate in few directions, so the exact top-k is almost always among the candidates.
+Rows the projection describes poorly (a topic that is rare in the user's memory, so the
+fitted directions miss it) get a margin for what the projection dropped, so they are
+re-scored rather than lost; ``bench perf`` reports the measured recall against exact search.
 
 Rows are L2-normalised on insert so a dot product is the cosine similarity. Each row also
 carries a ledger code, so a search filtered to some ledgers is one mask over the scores
