@@ -168,13 +168,11 @@ class _Projection:
     plus the margin for what the projection drops, for the exact re-score."""
 
     def __init__(self, sample: F32Array, capacity: int) -> None:
-        import torch
 
         _, _, vt = np.linalg.svd(sample, full_matrices=False)
         self.basis = np.ascontiguousarray(vt[:REDUCED_DIM].T.astype(np.float32))
         self.basis_t = np.ascontiguousarray(self.basis.T)
-        self.columns = torch.zeros((FIRST_DIM + 1, capacity), dtype=torch.float32)
-        self.rest = torch.zeros((capacity, REDUCED_DIM - FIRST_DIM + 1), dtype=torch.float32)
+        self.columns, self.rest = _storage(capacity)
 
     def put(self, rows: slice, vectors: F32Array) -> None:
         """Project unit ``vectors`` into ``rows``."""
@@ -184,19 +182,18 @@ class _Projection:
         first, rest = projected[:, :FIRST_DIM], projected[:, FIRST_DIM:]
         kept_first = np.einsum("ij,ij->i", first, first)
         kept = kept_first + np.einsum("ij,ij->i", rest, rest)
-        zero = np.float32(0.0)
-        self.columns[:, rows] = torch.from_numpy(np.ascontiguousarray(np.hstack(
-            [first, np.sqrt(np.maximum(zero, 1.0 - kept_first))[:, None]]).T))
-        self.rest[rows] = torch.from_numpy(np.ascontiguousarray(np.hstack(
-            [rest, np.sqrt(np.maximum(zero, 1.0 - kept))[:, None]])))
+        # Written in place (strided views, no stacked copies: a million rows at once when a
+        # large store's index is built).
+        self.columns[:FIRST_DIM, rows] = torch.from_numpy(first).t()
+        self.columns[FIRST_DIM, rows] = torch.from_numpy(_residual_norm(kept_first))
+        self.rest[rows, :-1] = torch.from_numpy(rest)
+        self.rest[rows, -1] = torch.from_numpy(_residual_norm(kept))
 
     def resize(self, capacity: int, used: int) -> None:
         """Move the first ``used`` rows into storage for ``capacity`` rows."""
-        import torch
 
-        columns = torch.zeros((FIRST_DIM + 1, capacity), dtype=torch.float32)
+        columns, rest = _storage(capacity)
         columns[:, :used] = self.columns[:, :used]
-        rest = torch.zeros((capacity, REDUCED_DIM - FIRST_DIM + 1), dtype=torch.float32)
         rest[:used] = self.rest[:used]
         self.columns, self.rest = columns, rest
 
@@ -235,6 +232,21 @@ class _Projection:
         second += torch.mv(self.rest.index_select(0, keep_t), rest_q).numpy()
         out: npt.NDArray[np.intp] = keep[_top_rows(second, n)]
         return out
+
+
+def _storage(capacity: int) -> tuple[Any, Any]:
+    """Zeroed torch storage for ``capacity`` rows: the first dimensions column by column and
+    the rest row by row, each with one more entry per row for its residual norm."""
+    import torch
+
+    return (torch.zeros((FIRST_DIM + 1, capacity), dtype=torch.float32),
+            torch.zeros((capacity, REDUCED_DIM - FIRST_DIM + 1), dtype=torch.float32))
+
+
+def _residual_norm(kept: F32Array) -> F32Array:
+    """Length of what a unit row drops, from the squared length ``kept`` it keeps."""
+    out: F32Array = np.sqrt(np.maximum(np.float32(0.0), 1.0 - kept)).astype(np.float32)
+    return out
 
 
 def _spread(sigmas: float, kept: F32Array, dim: int) -> np.float32:
