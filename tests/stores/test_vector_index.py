@@ -304,3 +304,21 @@ def test_two_stage_candidates_rank_by_the_whole_projection(
         whole = projected_rows[kept] @ p + vx._spread(vx.RESIDUAL_SIGMAS, p, 384) * residual[kept]
         want = set(kept[np.argsort(-whole)[:95]].tolist())  # clear of ties at the edge
         assert len(got) == 100 and want <= set(got.tolist())
+
+
+def test_projection_spans_the_widest_directions_of_the_rows() -> None:
+    """The projection's basis is orthonormal, the directions of the rows' largest spread
+    first, and spans what an SVD of the same sample finds."""
+    from stateledger.stores import vector_index as vx
+
+    rng = np.random.default_rng(4)
+    spread = np.linspace(3.0, 0.1, 384) ** 2  # distinct variances: a unique order
+    sample = (rng.standard_normal((4000, 384)) * spread).astype(np.float32)
+    basis = vx._principal_directions(sample, vx.REDUCED_DIM)
+    assert basis.shape == (384, vx.REDUCED_DIM) and basis.dtype == np.float32
+    assert np.allclose(basis.T @ basis, np.eye(vx.REDUCED_DIM), atol=1e-4)
+    variance = ((sample @ basis) ** 2).sum(axis=0)
+    assert np.all(np.diff(variance) <= 0)
+    _, _, vt = np.linalg.svd(sample.astype(np.float64), full_matrices=False)
+    cosines = np.linalg.svd(basis.T @ vt[: vx.REDUCED_DIM].T, compute_uv=False)
+    assert cosines.min() > 0.999
