@@ -306,6 +306,42 @@ def test_two_stage_candidates_rank_by_the_whole_projection(
         assert len(got) == 100 and want <= set(got.tolist())
 
 
+def test_build_from_rows_is_the_bulk_add_to_the_bit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``VectorIndex.build`` reads (id, ledger, vector) rows one at a time, as a database
+    cursor gives them (vectors as float32 bytes or arrays, ledgers as their values), in
+    chunks, growing past a short size hint: the same index as one bulk ``add``."""
+    from stateledger.stores import vector_index as vx
+
+    monkeypatch.setattr(vx, "_BUILD_CHUNK", 7)  # several chunks, one cut mid-way
+    rng = np.random.default_rng(2)
+    rows = rng.standard_normal((100, 16)).astype(np.float32)
+    rows[3] = 0.0  # a zero row stays zero
+    ids = [f"r{i}" for i in range(100)]
+    ledgers = [(A, P, H)[i % 3] for i in range(100)]
+    stream = [(i, led.value, v.tobytes() if n % 2 else v)
+              for n, (i, led, v) in enumerate(zip(ids, ledgers, rows, strict=True))]
+    built = VectorIndex.build(16, iter(stream), size_hint=10)
+    added = VectorIndex(16)
+    added.add(ids, rows, ledgers)
+    assert len(built) == 100 and "r99" in built
+    for q in rng.standard_normal((5, 16)).astype(np.float32):
+        for keep in (None, [P], [A, H]):
+            assert built.search(q, 10, keep) == added.search(q, 10, keep)
+    built.add(["new"], rows[:1] * 2, [A])  # appends after a build land in its headroom
+    assert built.search(rows[0], 2)[0][1] == pytest.approx(1.0)
+    assert len(VectorIndex.build(16, iter([]))) == 0
+
+
+def test_build_refuses_rows_of_another_dim_and_unknown_ledgers() -> None:
+    vec = np.ones(8, dtype=np.float32)
+    with pytest.raises(ValueError, match="8 float32"):
+        VectorIndex.build(8, [("a", "accepted", vec), ("b", "accepted", np.ones(9))])
+    with pytest.raises(ValueError, match="ledger"):
+        VectorIndex.build(8, [("a", "archive", vec)])
+    with pytest.raises(ValueError, match="unique"):
+        VectorIndex.build(8, [("a", "accepted", vec), ("a", "pending", vec)])
+
+
 def test_projection_spans_the_widest_directions_of_the_rows() -> None:
     """The projection's basis is orthonormal, the directions of the rows' largest spread
     first, and spans what an SVD of the same sample finds."""

@@ -117,6 +117,11 @@ def _array(vector: Any) -> npt.NDArray[np.float32]:
     return np.array(raw, dtype=np.float32, copy=True)
 
 
+def _last_change(rows: Sequence[Any], since: int | None) -> int:
+    """The largest change number among ``_changed_rows`` rows, ``since`` if none is larger."""
+    return max([since or 0, *(int(row[3]) for row in rows)])
+
+
 def _plain(value: Any) -> Any:
     """Enums are stored by value (psycopg would pick a dumper by type, not by value); a
     metadata object as jsonb."""
@@ -696,22 +701,29 @@ class PostgresStore:
         if size < self._index_min_rows:
             self._marks[user_id] = _Mark(version, small=True)
             return None
-        index = VectorIndex(self.dim)
-        changed = self._apply_changes(index, user_id, None)
+        rows = self._changed_rows(user_id, None)
+        # Each vector straight into the index's matrix (VectorIndex.build), not a stacked
+        # matrix and a normalised copy of it beside the rows.
+        index = VectorIndex.build(self.dim, ((r[0], r[1], _array(r[2])) for r in rows), len(rows))
+        changed = _last_change(rows, None)
         self._indexes.put(user_id, index)
         # Marks of indexes the cache dropped go with them.
         self._marks = {u: m for u, m in self._marks.items() if m.small or u in self._indexes}
         self._marks[user_id] = _Mark(changed)
         return index
 
-    def _apply_changes(self, index: VectorIndex, user_id: str, since: int | None) -> int:
-        """Rows of the user changed after ``since`` (all when None) into ``index`` (a row
-        already there gets its new ledger), in insertion order, as the SQL search breaks
-        ties; the largest change number read."""
-        rows = sorted(self._read(self._sql["vectors"], (user_id,)) if since is None else
-                      self._read(self._sql["vectors_since"], (user_id, since)),
-                      key=lambda row: row[4])
+    def _apply_changes(self, index: VectorIndex, user_id: str, since: int) -> int:
+        """Rows of the user changed after ``since`` into ``index`` (a row already there
+        gets its new ledger); the largest change number read."""
+        rows = self._changed_rows(user_id, since)
         if rows:
             index.add([row[0] for row in rows], np.stack([_array(row[2]) for row in rows]),
                       [Ledger(row[1]) for row in rows])
-        return max([since or 0, *(int(row[3]) for row in rows)])
+        return _last_change(rows, since)
+
+    def _changed_rows(self, user_id: str, since: int | None) -> list[Any]:
+        """(id, ledger, embedding, change number, rid) of the user's rows changed after
+        ``since`` (all when None), in insertion order, as the SQL search breaks ties."""
+        return sorted(self._read(self._sql["vectors"], (user_id,)) if since is None else
+                      self._read(self._sql["vectors_since"], (user_id, since)),
+                      key=lambda row: row[4])

@@ -768,19 +768,16 @@ class SQLiteStore:
         if index is not None:
             return index
         with self._tx("BEGIN") as conn:
-            rows = conn.execute(
-                # No ORDER BY: sorting would spill every blob into a temp b-tree.
+            # The matrix's size, from an index (records with no embedding count too).
+            (size,) = conn.execute("SELECT count(*) FROM records WHERE user_id = ?",
+                                   (user_id,)).fetchone()
+            # Row by row from the cursor (VectorIndex.build). No ORDER BY: sorting would
+            # spill every blob into a temp b-tree.
+            index = VectorIndex.build(self.dim, conn.execute(
                 "SELECT id, ledger, embedding FROM records "
-                "WHERE user_id = ? AND embedding IS NOT NULL",
-                (user_id,),
-            ).fetchall()
-        if not rows:
+                "WHERE user_id = ? AND embedding IS NOT NULL", (user_id,)), size) if size else None
+        if index is None or not len(index):
             return None  # not cached: ids of unknown users must not grow memory
-        matrix = np.empty((len(rows), self.dim), dtype=np.float32)
-        for row, (_, _, blob) in enumerate(rows):
-            matrix[row] = np.frombuffer(blob, dtype=np.float32)
-        index = VectorIndex(self.dim)
-        index.add([r[0] for r in rows], matrix, [Ledger(r[1]) for r in rows])
         self._indexes.put(user_id, index)
         return index
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
+from itertools import islice
 from typing import Any
 
 import numpy as np
@@ -33,6 +34,8 @@ F32Array = npt.NDArray[np.float32]
 
 _LEDGERS: tuple[Ledger, ...] = tuple(Ledger)
 _CODE: dict[Ledger, int] = {ledger: i for i, ledger in enumerate(_LEDGERS)}
+_VALUE_CODE: dict[str, int] = {ledger.value: i for i, ledger in enumerate(_LEDGERS)}
+_BUILD_CHUNK = 4096  # rows read at a time by VectorIndex.build
 _MIN_CAPACITY = 64
 
 
@@ -140,11 +143,16 @@ def _normalise_rows(vectors: F32Array, capacity: int | None = None) -> F32Array:
     ``np.linalg.norm(axis=1)`` allocates, which matters when a 100k-row index is built.
     """
     n = len(vectors)
-    norms = np.sqrt(np.einsum("ij,ij->i", vectors, vectors))[:, None]
-    norms[norms == 0.0] = 1.0
     out: F32Array = np.zeros((max(n, capacity or 0), vectors.shape[1]), dtype=np.float32)
-    np.divide(vectors, norms, out=out[:n])
+    out[:n] = vectors
+    _normalise_in_place(out[:n])
     return out
+
+
+def _normalise_in_place(rows: F32Array) -> None:
+    norms = np.sqrt(np.einsum("ij,ij->i", rows, rows))
+    norms[norms == 0.0] = 1.0
+    rows /= norms[:, None]
 
 
 def _headroom(rows: int) -> int:
@@ -296,6 +304,56 @@ class VectorIndex:
         self.residual_sigmas = RESIDUAL_SIGMAS  # 0 turns the margin off (recall baselines)
         self._fitted_rows = 0
 
+    @classmethod
+    def build(cls, dim: int, rows: Iterable[tuple[str, str, bytes | npt.ArrayLike]],
+              size_hint: int = 0) -> VectorIndex:
+        """An index over ``rows`` of (id, ledger, vector) read one at a time, such as a
+        database cursor (a vector may be float32 bytes, as SQLite stores it). Each vector
+        goes straight into the index's matrix, normalised there: a user's index is built
+        from the database without holding every row's blob, a matrix of them and a
+        normalised copy at once (10,000 rows: a peak of 3.3 times the vectors' bytes
+        before, 1.2 now; tests/stores/test_sqlite_store.py). ``size_hint``: the rows
+        expected (more are made room for). Ids are unique.
+        """
+        index = cls(dim)
+        matrix = np.zeros((_headroom(max(0, size_hint)), dim), dtype=np.float32)
+        ids: list[str] = []
+        codes: list[int] = []
+        it = iter(rows)
+        while chunk := list(islice(it, _BUILD_CHUNK)):
+            n, m = len(ids), len(chunk)
+            if n + m > len(matrix):
+                grown = np.zeros((_headroom(2 * (n + m)), dim), dtype=np.float32)
+                grown[:n] = matrix[:n]
+                matrix = grown
+            vectors = [v if isinstance(v, bytes) else np.asarray(v, dtype=np.float32).tobytes()
+                       for _, _, v in chunk]
+            if any(len(v) != 4 * dim for v in vectors):
+                raise ValueError(f"rows of {dim} float32 values expected")
+            matrix[n : n + m] = np.frombuffer(b"".join(vectors), dtype=np.float32).reshape(m, dim)
+            ids += [record_id for record_id, _, _ in chunk]
+            try:
+                codes += [_VALUE_CODE[str(ledger)] for _, ledger, _ in chunk]
+            except KeyError as exc:
+                raise ValueError(f"unknown ledger {exc.args[0]!r}") from None
+        if ids:
+            _normalise_in_place(matrix[: len(ids)])
+            index._adopt(ids, codes, matrix)
+        return index
+
+    def _adopt(self, ids: list[str], codes: list[int], matrix: F32Array) -> None:
+        """Become the index of ``ids`` (unique) over the normalised first rows of
+        ``matrix``, whose other rows are room for appends; fit the projection."""
+        self._matrix = matrix
+        self._codes = np.zeros(len(matrix), dtype=np.uint8)
+        self._codes[: len(ids)] = codes
+        self._ids = ids
+        self._row = {record_id: row for row, record_id in enumerate(ids)}
+        if len(self._row) != len(ids):
+            raise ValueError("an index is built from unique ids")
+        self._per_ledger = np.bincount(self._codes[: len(ids)], minlength=len(_LEDGERS))
+        self._refit()
+
     def __len__(self) -> int:
         return len(self._ids)
 
@@ -325,14 +383,9 @@ class VectorIndex:
         if not ids:
             return
         if not self._ids and len(set(ids)) == len(ids):
-            # Bulk build (the lazy load of a user's index): one normalised copy, with room.
-            self._matrix = _normalise_rows(matrix, _headroom(len(ids)))
-            self._codes = np.zeros(len(self._matrix), dtype=np.uint8)
-            self._codes[: len(ids)] = [_CODE[led] for led in ledgers]
-            self._ids = list(ids)
-            self._row = {record_id: row for row, record_id in enumerate(self._ids)}
-            self._per_ledger = np.bincount(self._codes[: len(ids)], minlength=len(_LEDGERS))
-            self._refit()
+            # Bulk build: one normalised copy, with room.
+            self._adopt(list(ids), [_CODE[led] for led in ledgers],
+                        _normalise_rows(matrix, _headroom(len(ids))))
             return
         matrix = _normalise_rows(matrix)
         fresh: list[int] = []
