@@ -19,7 +19,7 @@ STORE_KEYS = {"add_per_s", "add_ms_p50", "add_ms_p99", "add_overhead_vs_embeddin
               "add_many_speedup", "search_ms_p50", "search_ms_p99", "query_embed_ms_p50",
               "search_p50_over_embed_p50", "search_p99_over_embed_p50", "search_text_ms_p50",
               "search_vector_ms_p50", "search_fetch_ms_p50", "embed_single_ms",
-              "bulk_load_per_s"}
+              "bulk_load_per_s", "first_search_ms"}
 
 
 def _perf_schemas(url: str) -> list[str]:
