@@ -332,7 +332,7 @@ def test_build_from_rows_is_the_bulk_add_to_the_bit(monkeypatch: pytest.MonkeyPa
     assert len(VectorIndex.build(16, iter([]))) == 0
 
 
-def test_build_refuses_rows_of_another_dim_and_unknown_ledgers() -> None:
+def test_build_refuses_another_dim_an_unknown_ledger_and_a_repeated_id() -> None:
     vec = np.ones(8, dtype=np.float32)
     with pytest.raises(ValueError, match="8 float32"):
         VectorIndex.build(8, [("a", "accepted", vec), ("b", "accepted", np.ones(9))])

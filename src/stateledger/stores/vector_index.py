@@ -307,13 +307,13 @@ class VectorIndex:
     @classmethod
     def build(cls, dim: int, rows: Iterable[tuple[str, str, bytes | npt.ArrayLike]],
               size_hint: int = 0) -> VectorIndex:
-        """An index over ``rows`` of (id, ledger, vector) read one at a time, such as a
-        database cursor (a vector may be float32 bytes, as SQLite stores it). Each vector
-        goes straight into the index's matrix, normalised there: a user's index is built
-        from the database without holding every row's blob, a matrix of them and a
-        normalised copy at once (10,000 rows: a peak of 3.3 times the vectors' bytes
-        before, 1.2 now; tests/stores/test_sqlite_store.py). ``size_hint``: the rows
-        expected (more are made room for). Ids are unique.
+        """An index over ``rows`` of (id, ledger, vector), read ``_BUILD_CHUNK`` at a time
+        from an iterator such as a database cursor (a vector may be float32 bytes, as
+        SQLite stores it). The vectors go straight into the index's matrix, normalised
+        there: a user's index is built from the database without holding every row's
+        blob, a matrix of them and a normalised copy at once (10,000 rows: a peak of 3.3
+        times the vectors' bytes before, 1.2 now; tests/stores/test_sqlite_store.py).
+        ``size_hint``: the rows expected (more are made room for). Ids are unique.
         """
         index = cls(dim)
         matrix = np.zeros((_headroom(max(0, size_hint)), dim), dtype=np.float32)
