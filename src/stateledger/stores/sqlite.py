@@ -771,8 +771,8 @@ class SQLiteStore:
             # The matrix's size, from an index (records with no embedding count too).
             (size,) = conn.execute("SELECT count(*) FROM records WHERE user_id = ?",
                                    (user_id,)).fetchone()
-            # Row by row from the cursor (VectorIndex.build). No ORDER BY: sorting would
-            # spill every blob into a temp b-tree.
+            # A chunk of rows at a time from the cursor (VectorIndex.build). No ORDER BY:
+            # sorting would spill every blob into a temp b-tree.
             index = VectorIndex.build(self.dim, conn.execute(
                 "SELECT id, ledger, embedding FROM records "
                 "WHERE user_id = ? AND embedding IS NOT NULL", (user_id,)), size) if size else None
