@@ -245,9 +245,10 @@ def _principal_directions(sample: F32Array, k: int) -> F32Array:
     singular vectors), as the columns of a (dim, k) matrix, the widest first.
 
     Read off the eigenvectors of the (dim, dim) Gram matrix. Why not ``np.linalg.svd``:
-    on the 2-core machine OpenBLAS's threaded SVD of the 20,000 x 384 sample took 6-15 s
-    (0.8 s single-threaded), and it ran on a user's first search and at each doubling of
-    their index; the Gram matrix and its eigenvectors take ~30 ms and span the same
+    on the 2-core machine OpenBLAS's threaded SVD of the 20,000 x 384 sample took 6.4 and
+    15.5 s in two timed calls (0.8 s single-threaded; a 100k user's whole first search
+    1.7-2.0 s in two others), and it ran on a user's first search and at each doubling of
+    their index. The Gram matrix and its eigenvectors take ~30 ms and span the same
     directions (development script: principal-angle cosines between the two 96-dimension
     bases 1.0000). torch's eigh (MKL) was no better: 0.15-3.6 s with two threads.
     """
