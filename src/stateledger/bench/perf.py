@@ -195,6 +195,7 @@ def _run_perf(n_records: int, adds: int, queries: int, seed: int, db_dir: str | 
     index = VectorIndex(embedder.dim)
     index.add([str(i) for i in range(len(fill))], vectors, [Ledger.ACCEPTED] * len(fill))
     recall = projected_recall(index, qvecs)
+    del index  # a million rows: ~2 GB, not to be held beside the mixed bank's index
     mixed: dict[str, float] = {}
     if locomo is not None:
         tick("mixed-bank recall", 0, 1)
@@ -461,6 +462,7 @@ def mixed_bank_recall(embedder: Any, synthetic: np.ndarray, locomo: Path, seed: 
     bank = np.vstack([embedder.embed(turns), synthetic[: size - len(turns)]])
     index = VectorIndex(embedder.dim)
     index.add([str(i) for i in range(len(bank))], bank, [Ledger.ACCEPTED] * len(bank))
+    del bank  # the index holds its own normalised copy
     qvecs = embedder.embed(asked)
     with_margin = projected_recall(index, qvecs)
     index.residual_sigmas = 0.0
