@@ -150,6 +150,7 @@ def _normalise_rows(vectors: F32Array, capacity: int | None = None) -> F32Array:
 
 
 def _normalise_in_place(rows: F32Array) -> None:
+    """L2-normalise each row where it is; zero rows stay zero."""
     norms = np.sqrt(np.einsum("ij,ij->i", rows, rows))
     norms[norms == 0.0] = 1.0
     rows /= norms[:, None]
