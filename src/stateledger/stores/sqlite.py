@@ -773,10 +773,10 @@ class SQLiteStore:
                                    (user_id,)).fetchone()
             # A chunk of rows at a time from the cursor (VectorIndex.build). No ORDER BY:
             # sorting would spill every blob into a temp b-tree.
-            index = VectorIndex.build(self.dim, conn.execute(
-                "SELECT id, ledger, embedding FROM records "
-                "WHERE user_id = ? AND embedding IS NOT NULL", (user_id,)), size) if size else None
-        if index is None or not len(index):
+            rows = conn.execute("SELECT id, ledger, embedding FROM records "
+                                "WHERE user_id = ? AND embedding IS NOT NULL", (user_id,))
+            index = VectorIndex.build(self.dim, rows, size)
+        if not len(index):
             return None  # not cached: ids of unknown users must not grow memory
         self._indexes.put(user_id, index)
         return index

@@ -33,8 +33,8 @@ from stateledger.core.model import Ledger
 F32Array = npt.NDArray[np.float32]
 
 _LEDGERS: tuple[Ledger, ...] = tuple(Ledger)
-_CODE: dict[Ledger, int] = {ledger: i for i, ledger in enumerate(_LEDGERS)}
-_VALUE_CODE: dict[str, int] = {ledger.value: i for i, ledger in enumerate(_LEDGERS)}
+# Keyed by the ledgers, which are strings: a ledger's value ("accepted") finds its code too.
+_CODE: dict[str, int] = {ledger: i for i, ledger in enumerate(_LEDGERS)}
 _BUILD_CHUNK = 4096  # rows read at a time by VectorIndex.build
 _MIN_CAPACITY = 64
 
@@ -335,7 +335,7 @@ class VectorIndex:
             matrix[n : n + m] = np.frombuffer(b"".join(vectors), dtype=np.float32).reshape(m, dim)
             ids += [record_id for record_id, _, _ in chunk]
             try:
-                codes += [_VALUE_CODE[str(ledger)] for _, ledger, _ in chunk]
+                codes += [_CODE[ledger] for _, ledger, _ in chunk]
             except KeyError as exc:
                 raise ValueError(f"unknown ledger {exc.args[0]!r}") from None
         if ids:
