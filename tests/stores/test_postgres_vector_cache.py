@@ -114,3 +114,39 @@ def test_rows_written_before_change_numbers_are_indexed(
         assert _ids(indexed.search_vector("alice", old[2].embedding, 1, [Ledger.HISTORY])) == [
             "old2"]
         _same_as_exact([indexed], exact, ["alice"], rng)
+
+
+def test_a_large_users_index_is_built_without_every_row_in_memory(
+        postgres_url: str, request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A user's first search streams their vectors from a server-side cursor into the
+    index's matrix: the build's peak is little more than the matrix it keeps, not every
+    row with its vector fetched at once beside it, and the index answers as the exact SQL
+    search does."""
+    import tracemalloc
+
+    from stateledger.stores import postgres as pg
+    from stateledger.stores import vector_index as vx
+    from stateledger.stores.postgres import PostgresStore
+
+    monkeypatch.setattr(pg, "_BUILD_ROWS", 256)
+    monkeypatch.setattr(vx, "_BUILD_CHUNK", 256)
+    schema, _ = postgres_schema(request)
+    url = with_query(postgres_url, f"schema={schema}")
+    n, dim = 10_000, 384
+    vectors = np.random.default_rng(0).standard_normal((n, dim)).astype(np.float32)
+    with PostgresStore(url, dim=dim) as s:
+        for start in range(0, n, 2_000):
+            put(s, *[rec(f"r{i}", f"statement {i}", embedding=vectors[i])
+                     for i in range(start, start + 2_000)])
+    with (PostgresStore(url, dim=dim, index_min_rows=1) as indexed,
+          PostgresStore(url, dim=dim, index_min_rows=10**9) as exact):
+        tracemalloc.start()
+        try:
+            hits = indexed.search_vector("alice", vectors[7], 5, ALL)
+            _, peak = tracemalloc.get_traced_memory()
+        finally:
+            tracemalloc.stop()
+        assert _ids(hits) == _ids(exact.search_vector("alice", vectors[7], 5, ALL))
+        assert hits[0][0] == "r7"
+        assert peak < 1.6 * vectors.nbytes

@@ -96,6 +96,7 @@ INDEX_MIN_ROWS = 2_000
 TERM_STATS_SECONDS = 60.0  # how long the column statistics of the text search are reused
 _MAX_MARKS = 100_000  # small users remembered at most (then forgotten and counted again)
 _MAX_LEXEMES = 100_000  # query terms whose lexemes are remembered (then asked again)
+_BUILD_ROWS = 4_096  # rows a server-side cursor brings per round trip to an index build
 
 
 @dataclass(frozen=True)
@@ -117,9 +118,9 @@ def _array(vector: Any) -> npt.NDArray[np.float32]:
     return np.array(raw, dtype=np.float32, copy=True)
 
 
-def _last_change(rows: Sequence[Any], since: int | None) -> int:
+def _last_change(rows: Sequence[Any], since: int) -> int:
     """The largest change number among ``_changed_rows`` rows, ``since`` if none is larger."""
-    return max([since or 0, *(int(row[3]) for row in rows)])
+    return max([since, *(int(row[3]) for row in rows)])
 
 
 def _plain(value: Any) -> Any:
@@ -701,16 +702,38 @@ class PostgresStore:
         if size < self._index_min_rows:
             self._marks[user_id] = _Mark(version, small=True)
             return None
-        rows = self._changed_rows(user_id, None)
-        # Each vector straight into the index's matrix (VectorIndex.build), not a stacked
-        # matrix and a normalised copy of it beside the rows.
-        index = VectorIndex.build(self.dim, ((r[0], r[1], _array(r[2])) for r in rows), len(rows))
-        changed = _last_change(rows, None)
+        index, changed = self._build_index(user_id)
         self._indexes.put(user_id, index)
         # Marks of indexes the cache dropped go with them.
         self._marks = {u: m for u, m in self._marks.items() if m.small or u in self._indexes}
         self._marks[user_id] = _Mark(changed)
         return index
+
+    def _build_index(self, user_id: str) -> tuple[VectorIndex, int]:
+        """The user's index over all their embedded rows, and the largest change number
+        among them; lock held. The rows come in insertion order (as the SQL search breaks
+        ties) through a server-side cursor, ``_BUILD_ROWS`` at a time, straight into the
+        index's matrix (``VectorIndex.build``): a million-row user is indexed without a
+        million rows in memory beside it, as ``_read``'s one fetch would hold."""
+        conn = self._live()
+        changed = 0
+
+        def vectors(cur: psycopg.Cursor[Any]) -> Iterator[tuple[str, str, Any]]:
+            nonlocal changed
+            for record_id, ledger, embedding, number in cur:
+                changed = max(changed, int(number))
+                yield record_id, ledger, _array(embedding)
+
+        try:
+            # One transaction: the count and the rows read one snapshot.
+            with conn.transaction(), conn.cursor(binary=True) as counter, \
+                    conn.cursor(name=f"stateledger_build_{uuid.uuid4().hex}", binary=True) as cur:
+                (size,) = counter.execute(self._sql["vector_rows"], (user_id,)).fetchone() or (0,)
+                cur.itersize = _BUILD_ROWS
+                cur.execute(self._sql["vectors"], (user_id,))
+                return VectorIndex.build(self.dim, vectors(cur), int(size)), changed
+        except psycopg.Error as exc:
+            raise StoreError(f"PostgreSQL store operation failed: {exc}") from exc
 
     def _apply_changes(self, index: VectorIndex, user_id: str, since: int) -> int:
         """Rows of the user changed after ``since`` into ``index`` (a row already there
@@ -721,9 +744,8 @@ class PostgresStore:
                       [Ledger(row[1]) for row in rows])
         return _last_change(rows, since)
 
-    def _changed_rows(self, user_id: str, since: int | None) -> list[Any]:
+    def _changed_rows(self, user_id: str, since: int) -> list[Any]:
         """(id, ledger, embedding, change number, rid) of the user's rows changed after
-        ``since`` (all when None), in insertion order, as the SQL search breaks ties."""
-        return sorted(self._read(self._sql["vectors"], (user_id,)) if since is None else
-                      self._read(self._sql["vectors_since"], (user_id, since)),
+        ``since``, in insertion order, as the SQL search breaks ties."""
+        return sorted(self._read(self._sql["vectors_since"], (user_id, since)),
                       key=lambda row: row[4])

@@ -206,8 +206,10 @@ def statements(names: dict[str, str]) -> dict[str, str]:
         # are checked to exist (a deletion leaves no number).
         "changed_upto": "SELECT coalesce(max(changed), 0) FROM {records} WHERE user_id = %s",
         "existing": "SELECT id FROM {records} WHERE id = ANY(%s)",
-        "vectors": "SELECT id, ledger, embedding, coalesce(changed, 0), rid FROM {records} "
-        "WHERE user_id = %s AND embedding IS NOT NULL",
+        "vector_rows": "SELECT count(*) FROM {records} WHERE user_id = %s "
+        "AND embedding IS NOT NULL",
+        "vectors": "SELECT id, ledger, embedding, coalesce(changed, 0) FROM {records} "
+        "WHERE user_id = %s AND embedding IS NOT NULL ORDER BY rid",
         "vectors_since": "SELECT id, ledger, embedding, changed, rid FROM {records} "
         "WHERE user_id = %s AND changed > %s AND embedding IS NOT NULL",
         "vector_rows_upto": "SELECT count(*) FROM (SELECT 1 FROM {records} WHERE user_id = %s "
