@@ -140,3 +140,39 @@ def test_a_habits_when_is_the_time_it_recurs(text: str, value: str) -> None:
     dated = extract("When is the party?", "The party is on 14 June, every guest brings food.",
                     SAID)
     assert dated is not None and dated.value.startswith("14 June")
+
+
+@pytest.mark.parametrize(("question", "text", "value"), [
+    # A statement of a change names the state it left too: the short answer to a question
+    # about now is the new value, never the old one beside it.
+    ("Where does Ines work?", "Ines quit Siemens, she's a lecturer at a college now.",
+     "at a college"),
+    ("Where is the blog hosted?", "Moved the blog off Ghost onto Netlify last night.",
+     "Netlify"),
+    ("How many volunteers are on the rota?",
+     "Since spring the rota went from 12 volunteers to 17.", "17"),
+    ("How much is the membership?", "The membership is $45 a month now, up from $38.",
+     "$45 a month"),
+    ("What do we track bugs in?", "We swapped Jira for GitHub Issues to track bugs.",
+     "GitHub Issues"),
+    ("Which browser do I use?", "I went over from Firefox to Brave.", "Brave"),
+    # ... and to a question about the state before, the old one.
+    ("Where did Ines work before?", "Ines quit Siemens, she's a lecturer at a college now.",
+     "Siemens"),
+    ("How many volunteers were on the rota before?",
+     "Since spring the rota went from 12 volunteers to 17.", "12 volunteers"),
+    # A correction's "not" leaves the wrong value behind.
+    ("How old is Tariq?", "My mistake, Tariq is 11, not 12.", "11"),
+])
+def test_a_change_is_answered_with_the_state_it_asks_about(question: str, text: str,
+                                                           value: str) -> None:
+    found = extract(question, text, SAID)
+    assert found is not None
+    assert found.value == value
+
+
+def test_what_was_left_stays_in_the_answer_when_nothing_replaces_it() -> None:
+    found = extract("Am I in a choir?", "I left the Cantata Singers, no time for rehearsals.",
+                    SAID)
+    assert found is not None
+    assert "left the Cantata Singers" in found.value

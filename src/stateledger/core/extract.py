@@ -31,6 +31,7 @@ from datetime import date, datetime
 
 from stateledger.core.cues import attitude, question_slots
 from stateledger.core.model import Evidence
+from stateledger.core.profiler import asks_prior_state, profile_query
 from stateledger.core.segment import sentences
 from stateledger.core.timeexpr import MONTHS, WEEKDAYS, find_times, when_text
 
@@ -88,8 +89,24 @@ _NUMBER = re.compile(
     r"(?:\s+(?!and\b|but\b|or\b)[A-Za-z]+){0,2}", re.I)
 _PLACE = re.compile(r"\b(?:in|at|to|from|near|around|into)\s+((?:the\s+|a\s+|an\s+|my\s+|"
                     r"our\s+)?(?:[A-Za-z'’\-]+\s+){0,3}?[A-Za-z'’\-]+)(?=[,.!?;]|\s+(?:and|but|"
-                    r"with|for|last|this|next|yesterday|today|because|since|when|where|"
+                    r"with|for|last|this|next|now|yesterday|today|because|since|when|where|"
                     r"which|who|while)\b|$)", re.I)
+# Where a statement of a change names the state it leaves: "from X to Y", "up from X",
+# "off X onto Y", "left X", "replaced X with Y", "instead of X", "6, not 9". The short
+# answer to a question about the state now is not in those words; to one about the state
+# before, it is. A hand-written reading of English change phrasing, not of any topic.
+_LEFT_BEHIND = re.compile(
+    r"\bfrom\s+(?P<a>[^,.;:!?]+?)\s+(?:to|into|onto)\s"
+    r"|\b(?:up|down)\s+from\s+(?P<b>[^,;:!?]+?)(?=\s+(?:and|but|so|now|since|after|"
+    r"because)\b|[,;:!?]|\.(?!\d)|$)"
+    r"|\boff\s+(?P<c>[^,.;:!?]+?)\s+(?:and\s+)?(?:onto|to|into)\s"
+    r"|\b(?:left|leaving|quit|quitting|ditched|dumped|cancell?ed|gave\s+up|given\s+up|"
+    r"stopped\s+using|moved\s+out\s+of|moved\s+away\s+from|instead\s+of|rather\s+than|"
+    r"replaced|swapped)\s+(?P<d>[^,.;:!?]+?)(?=\s+(?:with|for|to|and|but|so|now|"
+    r"anymore|any\s+more|because|since|after|when)\b|[,.;:!?]|$)"
+    # ... and a correction's ", not X" (a "not" elsewhere negates, it leaves nothing).
+    r"|,\s*not\s+(?P<e>[^,;:!?]+?)(?=\s+(?:and|but|so|now|anymore)\b|[,;:!?]|\.(?!\d)|$)",
+    re.I)
 _NAME = re.compile(r"\b(?:(?:Dr|Mr|Mrs|Ms|Prof)\.\s+)?[A-Z][a-z]+(?:[\s-]+[A-Z][a-z]+)*\b")
 _QUOTED = re.compile(r'"([^"]{2,60})"|“([^”]{2,60})”')
 # Questions whose answer is a name or a title: "which book ...", "what city ...", "what are
@@ -162,10 +179,12 @@ def best_sentence(question: str, text: str) -> str:
     return max(sentences, key=lambda s: len(wanted & content_keys(s)))
 
 
-def _proper_names(sentence: str, asked: set[str], exclude: frozenset[str]) -> list[str]:
+def _proper_names(sentence: str, asked: set[str], exclude: frozenset[str]
+                  ) -> list[tuple[str, int]]:
     """Capitalised names in ``sentence`` that the question does not say (a sentence's
-    first word is capitalised anyway and does not count; nor do months and weekdays)."""
-    out: list[str] = []
+    first word is capitalised anyway and does not count; nor do months and weekdays),
+    each with where it starts."""
+    out: dict[str, int] = {}
     for m in _NAME.finditer(sentence):
         words = m.group(0).split()
         before = sentence[:m.start()].rstrip()
@@ -175,8 +194,8 @@ def _proper_names(sentence: str, asked: set[str], exclude: frozenset[str]) -> li
                  and w.lower() not in _CALENDAR and w.lower() not in exclude
                  and _key(w) not in asked]
         if words:
-            out.append(" ".join(words))
-    return list(dict.fromkeys(out))
+            out.setdefault(" ".join(words), m.start())
+    return list(out.items())
 
 
 def _quoted(sentence: str, asked: set[str]) -> str | None:
@@ -251,6 +270,57 @@ _RECURRING = re.compile(
 PAST_TENSE_Q = re.compile(r"\b(?:did|was|were|had|used to|back then)\b", re.I)
 
 
+# Words that lead from a left state to the new one, besides function words ("onto").
+_JOINS = frozenset({"onto", "into", "instead"})
+
+
+def _left_behind(sentence: str) -> list[tuple[int, int]]:
+    """The spans of ``sentence`` that name a state it says was left (``_LEFT_BEHIND``),
+    each with the words that say so ("from Lisbon", "left Deloitte")."""
+    return [(m.start(), m.end(group)) for m in _LEFT_BEHIND.finditer(sentence)
+            for group in "abcde" if m.group(group)]
+
+
+# What follows a left state's span when the same words name its replacement: "from X to
+# Y", "off X onto Y", "replaced X with Y", "swapped X for Y".
+_REPLACED_BY = re.compile(r"\s+(?:to|into|onto|with|for)\s", re.I)
+
+
+def _replaced(sentence: str, left: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The spans of ``left`` that the words after them replace ("Jenkins" in "ditched
+    Jenkins for GitHub Actions"; not "The Rust" in "I left The Rust, creative
+    differences": there, what was left is what the sentence is about)."""
+    return [(a, b) for a, b in left if _REPLACED_BY.match(sentence, b)]
+
+
+def _preferred(found: Sequence[tuple[str, int]], left: Sequence[tuple[int, int]],
+               prior: bool, *, strict: bool = False) -> list[str]:
+    """The items of ``found`` (text, where it starts) outside the spans of a left state,
+    or, for a question about the state before, inside them; the others when there are
+    none of those (``strict``: none)."""
+    inside = [t for t, at in found if any(a <= at < b for a, b in left)]
+    outside = [t for t, at in found if not any(a <= at < b for a, b in left)]
+    first, second = (inside, outside) if prior else (outside, inside)
+    return first or ([] if strict else second)
+
+
+def _past_left(sentence: str, run: str, replaced: Sequence[tuple[int, int]]) -> str:
+    """``run`` (words of ``sentence``) from past the last span of a replaced state inside
+    it ("switched from Sublime Text to Neovim" -> "Neovim"), function words stripped from
+    its start; the whole run when nothing is left after the span."""
+    start = sentence.find(run)
+    if start < 0:
+        return run
+    end = start + len(run)
+    cut = max((b for a, b in replaced if a < end and start < b < end), default=None)
+    if cut is None:
+        return run
+    words = list(_WORD.finditer(sentence, cut, end))
+    while words and words[0].group(0).lower() in _FUNCTION_WORDS | _JOINS:
+        words.pop(0)
+    return sentence[words[0].start():end] if words else run
+
+
 def extract(question: str, text: str, said_at: date | datetime,
             names: tuple[str, ...] = (), *, ended: bool = False) -> Extracted | None:
     """The short answer to ``question`` in ``text`` (a statement made at ``said_at``);
@@ -273,13 +343,17 @@ def extract(question: str, text: str, said_at: date | datetime,
             return Extracted(recurring.group(0), "when: the time the statement says it recurs")
         value, how = when_text(where, said_at)
         return Extracted(value, f"when: {how}")
+    left = _left_behind(sentence)
+    prior = asks_prior_state(profile_query(question))
     if shape == "count":
-        m = _NUMBER.search(sentence) or _NUMBER.search(text)
-        if m is not None:
-            words = m.group(0).strip(" ,.").split()
+        numbers = [(m.group(0), m.start()) for m in _NUMBER.finditer(sentence)]
+        found = (_preferred(numbers, left, prior)
+                 or [m.group(0) for m in _NUMBER.finditer(text)][:1])
+        if found:
+            words = found[0].strip(" ,.").split()
             while len(words) > 1 and words[-1].lower() in _FUNCTION_WORDS:
                 words.pop()  # "six years now", "3 marathons for"
-            return Extracted(" ".join(words), "count: the number phrase")
+            return Extracted(" ".join(words).rstrip(",."), "count: the number phrase")
     if shape == "yes_no":
         # An ending answers "no" to whether the state holds ("Do I smoke?" / "Six months
         # cigarette-free today!") and "yes" to whether it ended ("Did I quit smoking?").
@@ -296,18 +370,23 @@ def extract(question: str, text: str, said_at: date | datetime,
         title = _quoted(sentence, asked)
         if title is not None and shape != "who":
             return Extracted(title, f"{shape}: the quoted title")
-        mentioned = _proper_names(sentence, asked, lower_names)
+        # A question about now is never answered with a name the statement left; one in
+        # the past tense may be ("Which band did I play in?" / "I left The Rust").
+        mentioned = _preferred(_proper_names(sentence, asked, lower_names), left, prior,
+                               strict=not PAST_TENSE_Q.search(question))
         if mentioned:
             return Extracted(", ".join(mentioned), f"{shape}: the names it mentions")
     elif (title := _quoted(sentence, asked)) is not None:
         return Extracted(title, f"{shape}: the quoted title")
     if shape == "where":
-        for m in _PLACE.finditer(sentence):
-            phrase = m.group(1)
-            if content_keys(phrase) - content_keys(question):
-                return Extracted(f"{m.group(0).split()[0]} {phrase}".strip(),
-                                 "where: the place phrase")
+        places = [(f"{m.group(0).split()[0]} {m.group(1)}".strip(), m.start())
+                  for m in _PLACE.finditer(sentence)
+                  if content_keys(m.group(1)) - content_keys(question)]
+        if places:
+            return Extracted(_preferred(places, left, prior)[0], "where: the place phrase")
     run = _content_run(question, sentence, lower_names, said_at)
+    if run is not None and not prior:
+        run = _past_left(sentence, run, _replaced(sentence, left))
     if run is None:
         return None
     return Extracted(run, f"{shape}: the words of the best-matching sentence the question "
