@@ -725,9 +725,12 @@ class PostgresStore:
                 yield record_id, ledger, _array(embedding)
 
         try:
-            # One transaction: the count and the rows read one snapshot.
+            # One transaction: the count and the rows read one snapshot. The rows come down
+            # the (user_id, rid) index (_migrate_v5): a sort of them with their vectors
+            # spills to the server's disk, whatever the planner's estimate of their number.
             with conn.transaction(), conn.cursor(binary=True) as counter, \
                     conn.cursor(name=f"stateledger_build_{uuid.uuid4().hex}", binary=True) as cur:
+                counter.execute("SET LOCAL enable_sort = off")
                 (size,) = counter.execute(self._sql["vector_rows"], (user_id,)).fetchone() or (0,)
                 cur.itersize = _BUILD_ROWS
                 cur.execute(self._sql["vectors"], (user_id,))
