@@ -996,3 +996,14 @@ def test_one_favourite_is_no_answer_about_another(mem: Memory) -> None:
     not_in_memory(mem, "What is my favourite song?")
     answers(mem, "What's my favourite dessert?", "sticky toffee")
     answers(mem, "What is my favourite movie?", "Paddington")
+
+
+def test_an_update_of_one_part_of_a_record_of_several_keeps_the_others(mem: Memory) -> None:
+    """A message of several facts is one record; an update of one of them retires it, but
+    a question about another of its facts is still answered from it."""
+    acts = say(mem, (at(1, 5), "Quick intro: I'm 27, I rent a room in Hackney, I work as a "
+                               "sous chef at a tapas bar."),
+               (at(5, 5), "I've left the tapas bar, I'm head chef at a bistro in Dalston now."))
+    assert acts[1] is Action.REVISE
+    answers(mem, "Where do I work?", "bistro")
+    answers(mem, "How old am I?", "27", absent=["bistro"])

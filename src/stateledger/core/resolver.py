@@ -519,9 +519,19 @@ def _about_another_part(question: str, before: str, after: str) -> bool:
     test on the second go, we booked Crete for June"), the question shares words with one
     of them only ("Did I pass my driving test?"), and ``after`` shares words with another
     part and none with that one ("we cancelled Crete")."""
-    parts = [content_keys(p) for p in _PARTS.split(before)]
+    pieces = _PARTS.split(before)
+    parts = [content_keys(p) for p in pieces]
     asked, changed = content_keys(question), content_keys(after)
     touched = [bool(asked & p) for p in parts]
+    kind = answer_kind(question)
+    if not any(touched) and kind is not None and not states_kind(after, kind):
+        # "How old am I?" shares no word with "I'm 41, I live in Cardiff, I work as a
+        # nurse": the asked part is the one that states what the question wants, and a
+        # successor that states none of it ("I've taken a job at Morriston") changed
+        # another part.
+        touched = [states_kind(p, kind) for p in pieces]
+        if len(parts) >= 2 and sum(touched) == 1:
+            return True
     if len(parts) < 2 or sum(touched) != 1:
         return False
     own = parts[touched.index(True)]
