@@ -518,7 +518,9 @@ def _about_another_part(question: str, before: str, after: str) -> bool:
     the one ``question`` asks about: ``before`` holds several parts ("I passed my driving
     test on the second go, we booked Crete for June"), the question shares words with one
     of them only ("Did I pass my driving test?"), and ``after`` shares words with another
-    part and none with that one ("we cancelled Crete")."""
+    part and none with that one ("we cancelled Crete"). Where the question shares words
+    with no part, the asked one is the only part that states the kind of value it wants
+    ("How old am I?": "I'm 27"), and ``after`` changed another when it states none."""
     pieces = _PARTS.split(before)
     parts = [content_keys(p) for p in pieces]
     asked, changed = content_keys(question), content_keys(after)
