@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import tracemalloc
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 import pytest
@@ -85,6 +86,20 @@ def tx(user: str = "alice", record: Record | None = None, text: str = "stmt") ->
 
 def put(store: Store, *records: Record, links: tuple[Link, ...] = ()) -> None:
     store.commit([(Diff(inserts=records, links=links), tx(records[0].user_id, records[0]))])
+
+
+T = TypeVar("T")
+
+
+def traced_peak(call: Callable[[], T]) -> tuple[T, int]:
+    """``call()``'s result and the peak of Python's allocations (tracemalloc) while it ran."""
+    tracemalloc.start()
+    try:
+        out = call()
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    return out, peak
 
 
 # ------------------------------------------------------------------ backends

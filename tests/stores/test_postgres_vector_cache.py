@@ -15,7 +15,18 @@ from typing import Any
 
 import numpy as np
 import pytest
-from store_helpers import ALL, DIM, T0, postgres_schema, put, rec, tx, vec, with_query
+from store_helpers import (
+    ALL,
+    DIM,
+    T0,
+    postgres_schema,
+    put,
+    rec,
+    traced_peak,
+    tx,
+    vec,
+    with_query,
+)
 
 from stateledger.core.model import Diff, Ledger, Record, Status, StatusChange
 
@@ -123,8 +134,6 @@ def test_a_large_users_index_is_built_without_every_row_in_memory(
     index's matrix: the build's peak is little more than the matrix it keeps, not every
     row with its vector fetched at once beside it, and the index answers as the exact SQL
     search does."""
-    import tracemalloc
-
     from stateledger.stores import postgres as pg
     from stateledger.stores import vector_index as vx
     from stateledger.stores.postgres import PostgresStore
@@ -141,12 +150,7 @@ def test_a_large_users_index_is_built_without_every_row_in_memory(
                      for i in range(start, start + 2_000)])
     with (PostgresStore(url, dim=dim, index_min_rows=1) as indexed,
           PostgresStore(url, dim=dim, index_min_rows=10**9) as exact):
-        tracemalloc.start()
-        try:
-            hits = indexed.search_vector("alice", vectors[7], 5, ALL)
-            _, peak = tracemalloc.get_traced_memory()
-        finally:
-            tracemalloc.stop()
+        hits, peak = traced_peak(lambda: indexed.search_vector("alice", vectors[7], 5, ALL))
         assert _ids(hits) == _ids(exact.search_vector("alice", vectors[7], 5, ALL))
         assert hits[0][0] == "r7"
         assert peak < 1.6 * vectors.nbytes

@@ -7,7 +7,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from store_helpers import ALL, DIM, put, rec
+from store_helpers import ALL, DIM, put, rec, traced_peak
 
 from stateledger.errors import StoreError
 from stateledger.stores import open_store
@@ -170,8 +170,6 @@ def test_a_users_vector_index_is_built_without_a_copy_of_every_vector(
     """A user's first search reads their vectors into the index's matrix a chunk of rows
     at a time: the build's peak is little more than the matrix it keeps (reading every
     row's blob, then a matrix of them, then a normalised copy held about three)."""
-    import tracemalloc
-
     import numpy as np
 
     from stateledger.stores import vector_index as vx
@@ -183,11 +181,6 @@ def test_a_users_vector_index_is_built_without_a_copy_of_every_vector(
     with SQLiteStore(path, dim=dim) as s:
         put(s, *[rec(f"r{i}", f"statement {i}", embedding=vectors[i]) for i in range(n)])
     with SQLiteStore(path, dim=dim) as s:
-        tracemalloc.start()
-        try:
-            hits = s.search_vector("alice", vectors[7], 3, ALL)
-            _, peak = tracemalloc.get_traced_memory()
-        finally:
-            tracemalloc.stop()
+        hits, peak = traced_peak(lambda: s.search_vector("alice", vectors[7], 3, ALL))
     assert hits[0][0] == "r7"
     assert peak < 1.6 * vectors.nbytes

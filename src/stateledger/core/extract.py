@@ -270,10 +270,6 @@ _RECURRING = re.compile(
 PAST_TENSE_Q = re.compile(r"\b(?:did|was|were|had|used to|back then)\b", re.I)
 
 
-# Words that lead from a left state to the new one, besides function words ("onto").
-_JOINS = frozenset({"onto", "into", "instead"})
-
-
 def _left_behind(sentence: str) -> list[tuple[int, int]]:
     """The spans of ``sentence`` that name a state it says was left (``_LEFT_BEHIND``),
     each with the words that say so ("from Lisbon", "left Deloitte")."""
@@ -316,7 +312,7 @@ def _past_left(sentence: str, run: str, replaced: Sequence[tuple[int, int]]) -> 
     if cut is None:
         return run
     words = list(_WORD.finditer(sentence, cut, end))
-    while words and words[0].group(0).lower() in _FUNCTION_WORDS | _JOINS:
+    while words and words[0].group(0).lower() in _FUNCTION_WORDS:  # "to", "onto", "with"
         words.pop(0)
     return sentence[words[0].start():end] if words else run
 

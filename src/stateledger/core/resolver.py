@@ -525,15 +525,13 @@ def _about_another_part(question: str, before: str, after: str) -> bool:
     parts = [content_keys(p) for p in pieces]
     asked, changed = content_keys(question), content_keys(after)
     touched = [bool(asked & p) for p in parts]
-    kind = answer_kind(question)
-    if not any(touched) and kind is not None and not states_kind(after, kind):
+    if (not any(touched) and (kind := answer_kind(question)) is not None
+            and not states_kind(after, kind)):
         # "How old am I?" shares no word with "I'm 41, I live in Cardiff, I work as a
         # nurse": the asked part is the one that states what the question wants, and a
         # successor that states none of it ("I've taken a job at Morriston") changed
         # another part.
-        touched = [states_kind(p, kind) for p in pieces]
-        if len(parts) >= 2 and sum(touched) == 1:
-            return True
+        return len(pieces) >= 2 and sum(states_kind(p, kind) for p in pieces) == 1
     if len(parts) < 2 or sum(touched) != 1:
         return False
     own = parts[touched.index(True)]

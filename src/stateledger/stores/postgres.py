@@ -734,7 +734,8 @@ class PostgresStore:
                 (size,) = counter.execute(self._sql["vector_rows"], (user_id,)).fetchone() or (0,)
                 cur.itersize = _BUILD_ROWS
                 cur.execute(self._sql["vectors"], (user_id,))
-                return VectorIndex.build(self.dim, vectors(cur), int(size)), changed
+                index = VectorIndex.build(self.dim, vectors(cur), int(size))
+            return index, changed  # read by vectors() while the build ran
         except psycopg.Error as exc:
             raise StoreError(f"PostgreSQL store operation failed: {exc}") from exc
 
