@@ -358,3 +358,113 @@ def test_projection_spans_the_widest_directions_of_the_rows() -> None:
     _, _, vt = np.linalg.svd(sample.astype(np.float64), full_matrices=False)
     cosines = np.linalg.svd(basis.T @ vt[: vx.REDUCED_DIM].T, compute_uv=False)
     assert cosines.min() > 0.999
+
+
+def _near_tied_rows(rng: np.random.Generator, n: int) -> np.ndarray:
+    """Rows around 40 centres, some of them exact copies: many scores within float16's
+    error of one another, and exact ties."""
+    centres = rng.standard_normal((40, 384)).astype(np.float32)
+    rows = centres[rng.integers(0, 40, n)] + 0.05 * rng.standard_normal((n, 384)).astype(
+        np.float32)
+    rows[n // 2 : n // 2 + 50] = rows[:50]  # exact copies: equal scores, insertion order
+    return rows
+
+
+def test_the_half_precision_scan_gives_the_float32_scans_hits() -> None:
+    """From HALF_MIN_ROWS rows (below the projection) a search scans float16 copies of the
+    rows and re-scores in float32 every row that may be in the top k (stores.half_scan):
+    the float32 scan's hits and scores, through appends, replacements, ledger moves and
+    removals, with ledger filters and on rows full of near ties."""
+    from stateledger.stores import half_scan
+    from stateledger.stores import vector_index as vx
+
+    if not half_scan.available():
+        pytest.skip("no vectorised float16 kernel in this torch build")
+    rng = np.random.default_rng(3)
+    n = vx.HALF_MIN_ROWS + 500
+    rows = _near_tied_rows(rng, n)
+    index = vx.VectorIndex(384)
+    index.add([f"r{i}" for i in range(n)], rows, [(A, P, H)[i % 3] for i in range(n)])
+    index.add([f"s{i}" for i in range(700)], _near_tied_rows(rng, 700), [A] * 700)  # grows
+    index.add(["r5", "r9"], rows[100:102], [H, A])  # replaced rows
+    index.update_ledger("r10", P)
+    index.remove([f"r{i}" for i in range(200, 260)])
+
+    def compare() -> int:
+        assert index._half is not None
+        compared = 0
+        for i in rng.choice(len(rows), 25, replace=False):
+            q = rows[i] + 0.02 * rng.standard_normal(384).astype(np.float32)
+            for k, wanted in ((1, None), (10, [A, P]), (60, [H]), (5, [P])):
+                fast = index.search(q, k, wanted)
+                index.half_scan = False
+                exact = index.search(q, k, wanted)
+                index.half_scan = True
+                # Re-scored rows are summed by another call of the float32 kernel, which
+                # may round the last bit differently: rows within that of one another may
+                # swap places, and a row tied with the k-th may take its place.
+                assert [s for _, s in fast] == pytest.approx([s for _, s in exact], abs=1e-6)
+                kth = exact[-1][1]
+                assert ({r for r, s in fast if s > kth + 1e-6}
+                        == {r for r, s in exact if s > kth + 1e-6})
+                compared += 1
+        return compared
+
+    assert compare() == 100
+    index.remove([f"r{i}" for i in range(2000)])  # below HALF_MIN_ROWS: float32 only
+    assert len(index) < vx.HALF_MIN_ROWS and index._half is None
+    index.add([f"t{i}" for i in range(1000)], _near_tied_rows(rng, 1000), [A] * 1000)
+    assert compare() == 100  # rebuilt when it grew past the threshold again
+
+
+def test_the_float16_copy_is_kept_only_where_the_full_scan_reads_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """No copy below HALF_MIN_ROWS, none once the projection takes over, none where the
+    kernel is not trusted: the copy costs half the rows' memory again."""
+    from stateledger.stores import half_scan
+    from stateledger.stores import vector_index as vx
+
+    rng = np.random.default_rng(4)
+    small = vx.VectorIndex(384)
+    small.add([f"r{i}" for i in range(vx.HALF_MIN_ROWS - 1)],
+              _near_tied_rows(rng, vx.HALF_MIN_ROWS - 1), [A] * (vx.HALF_MIN_ROWS - 1))
+    assert small._half is None
+    large = vx.VectorIndex(384)
+    large.add([f"r{i}" for i in range(vx.REDUCED_MIN_ROWS)],
+              _near_tied_rows(rng, vx.REDUCED_MIN_ROWS), [A] * vx.REDUCED_MIN_ROWS)
+    assert large._projection is not None and large._half is None
+    monkeypatch.setattr(half_scan, "available", lambda: False)
+    untrusted = vx.VectorIndex(384)
+    untrusted.add([f"r{i}" for i in range(vx.HALF_MIN_ROWS)],
+                  _near_tied_rows(rng, vx.HALF_MIN_ROWS), [A] * vx.HALF_MIN_ROWS)
+    assert untrusted._half is None
+    assert len(untrusted.search(rng.standard_normal(384), 3)) == 3
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    exact=st.lists(st.one_of(st.floats(-1, 1, width=32), st.just(float("-inf"))),
+                   min_size=1, max_size=300),
+    data=st.data(),
+)
+def test_rows_to_rescore_hold_the_exact_top_k(exact: list[float], data: st.DataObject) -> None:
+    """Whatever error within the bound each approximate score carries (ties, -inf rows of
+    other ledgers, k above the rows there are), the rows kept for re-scoring hold every row
+    of the exact top k."""
+    from stateledger.stores import half_scan
+
+    scores = np.array(exact, dtype=np.float64)
+    noise = np.array(data.draw(st.lists(
+        st.floats(-half_scan.ERROR_BOUND, half_scan.ERROR_BOUND),
+        min_size=len(exact), max_size=len(exact))))
+    approx = (scores + noise).astype(np.float32)
+    k = data.draw(st.integers(1, len(exact) + 2))
+    kept = set(half_scan.rows_to_rescore(approx, k).tolist())
+    finite = [i for i in range(len(exact)) if np.isfinite(scores[i])]
+    if not finite:
+        assert not kept
+        return
+    kth = sorted((scores[i] for i in finite), reverse=True)[min(k, len(finite)) - 1]
+    assert {i for i in finite if scores[i] >= kth} <= kept
+    assert all(np.isfinite(scores[i]) for i in kept)

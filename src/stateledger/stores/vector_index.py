@@ -12,6 +12,10 @@ Rows the projection describes poorly (a topic that is rare in the user's memory,
 fitted directions miss it) get a margin for what the projection dropped, so they are
 re-scored rather than lost; ``bench perf`` reports the measured recall against exact search.
 
+Below that, from ``HALF_MIN_ROWS``, the full scan's first pass reads a float16 copy of the
+rows (half the bytes) and re-scores in float32 every row that may be in the top k
+(``stores.half_scan``), which gives the float32 scan's hits.
+
 Rows are L2-normalised on insert so a dot product is the cosine similarity. Each row also
 carries a ledger code, so a search filtered to some ledgers is one mask over the scores
 rather than a separate index per ledger (records move between ledgers on every revise).
@@ -29,6 +33,7 @@ import numpy.typing as npt
 
 from stateledger import threads
 from stateledger.core.model import Ledger
+from stateledger.stores import half_scan
 
 F32Array = npt.NDArray[np.float32]
 
@@ -113,6 +118,10 @@ def _top_rows(scores: F32Array, n: int) -> npt.NDArray[np.intp]:
 
 
 SPLIT_MIN_ROWS = 4096  # a scan this long is split across the side thread (threads.py)
+# From this many rows (and below REDUCED_MIN_ROWS, where the projection takes over) the index
+# also keeps its rows in float16 for the full scan's first pass (``stores.half_scan``):
+# below it a float32 scan is ~0.1 ms and the copy would only cost memory.
+HALF_MIN_ROWS = SPLIT_MIN_ROWS
 REDUCED_MIN_ROWS = 20_000  # below this a full scan is already ~1 ms
 REDUCED_DIM = 96
 # Dimensions of the projection every row is scanned on, and the rows that scan passes on
@@ -303,6 +312,8 @@ class VectorIndex:
         self._per_ledger = np.zeros(len(_LEDGERS), dtype=np.int64)
         self._projection: _Projection | None = None  # fitted once the index is large
         self.exact_only = False  # set True to bypass the projection (recall baselines)
+        self.half_scan = True  # set False to scan in float32 only (the half scan's baseline)
+        self._half: Any = None  # float16 rows for the full scan's first pass, or None
         self.residual_sigmas = RESIDUAL_SIGMAS  # 0 turns the margin off (recall baselines)
         self._fitted_rows = 0
 
@@ -354,6 +365,7 @@ class VectorIndex:
         if len(self._row) != len(ids):
             raise ValueError("an index is built from unique ids")
         self._per_ledger = np.bincount(self._codes[: len(ids)], minlength=len(_LEDGERS))
+        self._half = None
         self._refit()
 
     def __len__(self) -> int:
@@ -376,6 +388,8 @@ class VectorIndex:
         self._matrix, self._codes = matrix, codes
         if self._projection is not None:
             self._projection.resize(new_capacity, used)
+        if self._half is not None:
+            self._half = half_scan.grown(self._half, new_capacity, used)
 
     def add(self, ids: Sequence[str], vectors: npt.ArrayLike, ledgers: Sequence[Ledger]) -> None:
         """Insert rows; an id already present has its vector and ledger replaced."""
@@ -400,6 +414,8 @@ class VectorIndex:
                 self._set_code(row, _CODE[ledgers[i]])
                 if self._projection is not None:
                     self._projection.put(slice(row, row + 1), matrix[i : i + 1])
+                if self._half is not None:
+                    self._half[row] = half_scan.to_half(matrix[i])
         if not fresh:
             return
         start = len(self._ids)
@@ -418,6 +434,8 @@ class VectorIndex:
             self._ids.append(ids[i])
         if self._projection is not None:
             self._projection.put(slice(start, start + len(order)), matrix[order])
+        if self._half is not None:
+            self._half[start : start + len(order)] = half_scan.to_half(matrix[order])
         if self._projection is None or len(self._ids) >= 2 * self._fitted_rows:
             self._refit()
 
@@ -427,11 +445,23 @@ class VectorIndex:
         used = len(self._ids)
         if used < REDUCED_MIN_ROWS or self.dim <= REDUCED_DIM:
             self._projection = None
-            return
-        sample = self._matrix[: used : max(1, used // 20_000)]
-        self._projection = _Projection(sample, self._matrix.shape[0])
-        self._projection.put(slice(0, used), self._matrix[:used])
-        self._fitted_rows = used
+        else:
+            sample = self._matrix[: used : max(1, used // 20_000)]
+            self._projection = _Projection(sample, self._matrix.shape[0])
+            self._projection.put(slice(0, used), self._matrix[:used])
+            self._fitted_rows = used
+        self._keep_half()
+
+    def _keep_half(self) -> None:
+        """Hold the float16 copy of the rows where the full scan uses it (``HALF_MIN_ROWS``
+        or more rows, no projection, a kernel that ``half_scan.available`` trusts), and
+        drop it elsewhere."""
+        wanted = (self._projection is None and len(self._ids) >= HALF_MIN_ROWS
+                  and half_scan.available())
+        if not wanted:
+            self._half = None
+        elif self._half is None:
+            self._half = half_scan.to_half(self._matrix)
 
     def update_ledger(self, record_id: str, ledger: Ledger) -> bool:
         """Move a row to another ledger; False when the id is not indexed."""
@@ -467,6 +497,8 @@ class VectorIndex:
             self._projection.compact(keep, used)
         if len(self._ids) < REDUCED_MIN_ROWS:
             self._projection = None
+        self._half = None
+        self._keep_half()
         return len(gone)
 
     def search(
@@ -495,6 +527,8 @@ class VectorIndex:
                 penalty[wanted] = 0.0
         if self._projection is not None and not self.exact_only and k < RERANK:
             return self._search_reduced(self._projection, query, k, penalty)
+        if self._half is not None and self.half_scan:
+            return self._search_half(query, k, penalty)
         scores = _matvec(self._matrix[:used], query)
         if penalty is not None:
             scores += penalty[self._codes[:used]]  # in place: scores is a fresh array
@@ -503,6 +537,19 @@ class VectorIndex:
         top = top[np.isfinite(scores[top])]
         order = top[np.lexsort((top, -scores[top]))]
         return [(self._ids[row], float(scores[row])) for row in order.tolist()]
+
+    def _search_half(self, query: F32Array, k: int, penalty: F32Array | None
+                     ) -> list[tuple[str, float]]:
+        """The full scan in float16, then every row that may be in the top ``k`` re-scored
+        in float32 (``stores.half_scan``): the rows and order of the float32 scan."""
+        used = len(self._ids)
+        approx = half_scan.scores(self._half[:used], query, SPLIT_MIN_ROWS)
+        if penalty is not None:
+            approx += penalty[self._codes[:used]]
+        cand = half_scan.rows_to_rescore(approx, k)
+        exact = _matvec(np.ascontiguousarray(self._matrix[cand]), query)
+        best = np.lexsort((cand, -exact))[:k]
+        return [(self._ids[int(cand[i])], float(exact[i])) for i in best.tolist()]
 
     def _search_reduced(self, projection: _Projection, query: F32Array, k: int,
                         penalty: F32Array | None) -> list[tuple[str, float]]:
