@@ -62,6 +62,14 @@ def test_question_shapes(question: str, shape: str) -> None:
     ("Does Omar enjoy running?", "Honestly, running bores me to tears.", "No"),
     ("Does Lena like jazz?", "I used to hate jazz, but now I love it.", "Yes"),
     ("Does Omar still work at the library?", "I resigned from the library in May.", "No"),
+    # ... read in the clause that answers: a "not" in another clause is about another thing
+    ("Does Lena have a dog?", "We adopted a greyhound called Pip, the cat is not impressed.",
+     "Yes"),
+    ("Does Omar still live in Leeds?", "I still live in Leeds, though not in the same flat.",
+     "Yes"),
+    ("Does Priya still eat meat?", "Went vegetarian in May, no meat at all these days.", "No"),
+    # ... while an ending anywhere in the sentence is the named thing's
+    ("Does Lena have a hamster?", "RIP Nibbles, he had a good long life for a hamster.", "No"),
     # anything else: what the statement adds to the question
     ("What did Lena cook for the party?", "For the party I cooked a huge pot of lentil dahl.",
      "huge pot of lentil dahl"),

@@ -179,6 +179,23 @@ def best_sentence(question: str, text: str) -> str:
     return max(sentences, key=lambda s: len(wanted & content_keys(s)))
 
 
+# Where a sentence breaks into clauses that may each say something of its own.
+_CLAUSE_BREAK = re.compile(r"\s*[;,]\s+|\s+(?:but|though|although|whereas)\s+", re.I)
+
+
+def _answering_clause(question: str, sentence: str) -> str:
+    """The clause of ``sentence`` that shares most content words with ``question``, the
+    first on a tie (an English sentence mostly says its news first): a yes / no answer
+    reads its polarity there, since a "not" in another clause is about something else
+    ("We adopted a greyhound called Pip, Marmalade is not impressed" answers "Do we have
+    a dog?" with "Yes"). A hand-written reading of English clauses."""
+    clauses = [c for c in _CLAUSE_BREAK.split(sentence) if _WORD.search(c)]
+    if len(clauses) < 2:
+        return sentence
+    asked = content_keys(question)
+    return max(clauses, key=lambda c: len(asked & content_keys(c)))
+
+
 def _proper_names(sentence: str, asked: set[str], exclude: frozenset[str]
                   ) -> list[tuple[str, int]]:
     """Capitalised names in ``sentence`` that the question does not say (a sentence's
@@ -355,8 +372,12 @@ def extract(question: str, text: str, said_at: date | datetime,
         # cigarette-free today!") and "yes" to whether it ended ("Did I quit smoking?").
         # ... and a liking turned to dislike answers "no" to whether it is liked ("Do I
         # enjoy running?" / "I've come to hate running", ``cues.attitude``).
-        said_no = (ended or _NEGATION.search(sentence) or _ENDED.search(sentence)
-                   or attitude(sentence) < 0)
+        # A "not" counts in the clause that answers (``_answering_clause``); an ending
+        # anywhere in the sentence is the named thing's ("RIP Nibbles, he had a good long
+        # life for a hamster"), and ``attitude`` reads a whole sentence's turns of mind ("I
+        # used to hate jazz, but now I love it").
+        said_no = (ended or _NEGATION.search(_answering_clause(question, sentence))
+                   or _ENDED.search(sentence) or attitude(sentence) < 0)
         asked_no = (_NEGATION.search(question) or _ENDED.search(question)
                     or attitude(question) < 0)
         polarity = "No" if bool(said_no) != bool(asked_no) else "Yes"
