@@ -3,16 +3,18 @@
 Why: right after a query's embedding (whose weights push the index out of the cache) the
 full scan of a mid-sized user's rows reads them from memory, and torch's float32
 matrix-vector product over rows of 384 is slow at it on the 2-core machines: 10,000 rows
-1.6 ms cold, against 0.29 ms for the same product in float16, whose kernel converts as it
-streams half the bytes and sums in float32 (development script, AMD EPYC with AVX-512;
-0.37 ms against 1.8 with torch's AVX2 kernels, ``ATEN_CPU_CAPABILITY=avx2``).
+cold in 1.46 ms split over both cores, against 0.67-0.74 ms for the same product in
+float16, whose kernel converts as it streams half the bytes and sums in float32
+(development script, AMD EPYC with AVX-512, one torch thread per core as ``threads`` sets
+it; docs/BENCHMARKS.md, perf, twenty-sixth session).
 
 The half-precision scores are only used to choose rows: every row whose approximate score
 could still be among the exact top k (``rows_to_rescore``) is re-scored in float32, so a
-search returns the same rows, scores and order as the float32 scan. The bound that makes
-that exact is checked against the kernel once per process (``available``), and where the
-kernel is not a vectorised one (torch's portable fallback is several times slower than
-float32) the index keeps the float32 scan.
+search returns the float32 scan's rows and scores (two rows whose float32 scores differ
+only in the last bit, summed in another order, may swap places). The bound that makes that
+exact is checked against the kernel once per process (``available``), and where the kernel
+is not a vectorised one (torch's portable fallback is several times slower than float32)
+the index keeps the float32 scan.
 """
 
 from __future__ import annotations

@@ -541,7 +541,8 @@ class VectorIndex:
     def _search_half(self, query: F32Array, k: int, penalty: F32Array | None
                      ) -> list[tuple[str, float]]:
         """The full scan in float16, then every row that may be in the top ``k`` re-scored
-        in float32 (``stores.half_scan``): the rows and order of the float32 scan."""
+        in float32 (``stores.half_scan``): the float32 scan's rows, equal scores in
+        insertion order."""
         used = len(self._ids)
         approx = half_scan.scores(self._half[:used], query, SPLIT_MIN_ROWS)
         if penalty is not None:
