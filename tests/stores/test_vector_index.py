@@ -378,8 +378,6 @@ def test_the_half_precision_scan_gives_the_float32_scans_hits() -> None:
     from stateledger.stores import half_scan
     from stateledger.stores import vector_index as vx
 
-    if not half_scan.available():
-        pytest.skip("no vectorised float16 kernel in this torch build")
     rng = np.random.default_rng(3)
     n = vx.HALF_MIN_ROWS + 500
     rows = _near_tied_rows(rng, n)
@@ -391,7 +389,9 @@ def test_the_half_precision_scan_gives_the_float32_scans_hits() -> None:
     index.remove([f"r{i}" for i in range(200, 260)])
 
     def compare() -> int:
-        assert index._half is not None
+        # Where torch has no vectorised float16 kernel the index keeps no copy and both
+        # searches are the float32 scan: the hits must still agree.
+        assert (index._half is not None) == half_scan.available()
         compared = 0
         for i in rng.choice(len(rows), 25, replace=False):
             q = rows[i] + 0.02 * rng.standard_normal(384).astype(np.float32)

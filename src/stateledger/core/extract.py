@@ -356,17 +356,6 @@ def extract(question: str, text: str, said_at: date | datetime,
             return Extracted(recurring.group(0), "when: the time the statement says it recurs")
         value, how = when_text(where, said_at)
         return Extracted(value, f"when: {how}")
-    left = _left_behind(sentence)
-    prior = asks_prior_state(profile_query(question))
-    if shape == "count":
-        numbers = [(m.group(0), m.start()) for m in _NUMBER.finditer(sentence)]
-        found = (_preferred(numbers, left, prior)
-                 or [m.group(0) for m in _NUMBER.finditer(text)][:1])
-        if found:
-            words = found[0].strip(" ,.").split()
-            while len(words) > 1 and words[-1].lower() in _FUNCTION_WORDS:
-                words.pop()  # "six years now", "3 marathons for"
-            return Extracted(" ".join(words).rstrip(",."), "count: the number phrase")
     if shape == "yes_no":
         # An ending answers "no" to whether the state holds ("Do I smoke?" / "Six months
         # cigarette-free today!") and "yes" to whether it ended ("Did I quit smoking?").
@@ -382,6 +371,19 @@ def extract(question: str, text: str, said_at: date | datetime,
                     or attitude(question) < 0)
         polarity = "No" if bool(said_no) != bool(asked_no) else "Yes"
         return Extracted(polarity, "yes/no: the polarity of the best-matching sentence")
+    # Read only for the shapes below: what the sentence says was left, and whether the
+    # question asks about the state before.
+    left = _left_behind(sentence)
+    prior = asks_prior_state(profile_query(question))
+    if shape == "count":
+        numbers = [(m.group(0), m.start()) for m in _NUMBER.finditer(sentence)]
+        found = (_preferred(numbers, left, prior)
+                 or [m.group(0) for m in _NUMBER.finditer(text)][:1])
+        if found:
+            words = found[0].strip(" ,.").split()
+            while len(words) > 1 and words[-1].lower() in _FUNCTION_WORDS:
+                words.pop()  # "six years now", "3 marathons for"
+            return Extracted(" ".join(words).rstrip(",."), "count: the number phrase")
     asked = content_keys(question)
     if shape in ("who", "where") or _NAMED_Q.search(question):
         title = _quoted(sentence, asked)
