@@ -22,7 +22,7 @@ PERF_KEYS = {"add_per_s", "add_ms_p50", "add_ms_p99", "add_overhead_vs_embedding
              "search_p50_over_embed_p50", "search_p99_over_embed_p50", "search_text_ms_p50",
              "search_vector_ms_p50", "search_fetch_ms_p50", "embed_batch_per_s", "embed_single_ms",
              "numpy_bruteforce_ms_p50", "numpy_bruteforce_ms_p99", "bulk_load_per_s",
-             "vector_recall_at_10", "first_search_ms"}
+             "vector_recall_at_10", "first_search_ms", "vector_first_pass_float16"}
 
 
 def test_perf_bench_reports_every_number_and_skips_missing_locomo_with_a_reason(
@@ -42,6 +42,7 @@ def test_perf_bench_reports_every_number_and_skips_missing_locomo_with_a_reason(
     assert payload["first_search_ms"] > 0
     assert payload["add_many_per_s"] > 0 and payload["single_adds_per_s"] > 0
     assert payload["vector_recall_at_10"] == 1.0  # 300 rows: the index searches exactly
+    assert payload["vector_first_pass_float16"] in (-1.0, 0.0, 1.0)
     assert "mixed-bank recall skipped" in captured.err and "nowhere.json" in captured.err
 
 

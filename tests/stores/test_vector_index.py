@@ -370,13 +370,26 @@ def _near_tied_rows(rng: np.random.Generator, n: int) -> np.ndarray:
     return rows
 
 
-def test_the_half_precision_scan_gives_the_float32_scans_hits() -> None:
+@pytest.fixture
+def half_first(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A process that has settled on the float16 first pass (where the kernel is trusted)."""
+    from stateledger.stores import half_scan
+
+    choice = half_scan.FirstPass(trials=1)
+    choice.record(True, 1.0, 1)
+    choice.record(False, 2.0, 1)
+    monkeypatch.setattr(half_scan, "FIRST_PASS", choice)
+
+
+def test_the_half_precision_scan_gives_the_float32_scans_hits(half_first: None) -> None:
     """From HALF_MIN_ROWS rows (below the projection) a search scans float16 copies of the
     rows and re-scores in float32 every row that may be in the top k (stores.half_scan):
     the float32 scan's hits and scores, through appends, replacements, ledger moves and
     removals, with ledger filters and on rows full of near ties."""
     from stateledger.stores import half_scan
     from stateledger.stores import vector_index as vx
+
+    assert half_scan.FIRST_PASS.settled is True
 
     rng = np.random.default_rng(3)
     n = vx.HALF_MIN_ROWS + 500
@@ -418,7 +431,7 @@ def test_the_half_precision_scan_gives_the_float32_scans_hits() -> None:
 
 
 def test_the_float16_copy_is_kept_only_where_the_full_scan_reads_it(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, half_first: None,
 ) -> None:
     """No copy below HALF_MIN_ROWS, none once the projection takes over, none where the
     kernel is not trusted: the copy costs half the rows' memory again."""
@@ -440,6 +453,60 @@ def test_the_float16_copy_is_kept_only_where_the_full_scan_reads_it(
                   _near_tied_rows(rng, vx.HALF_MIN_ROWS), [A] * vx.HALF_MIN_ROWS)
     assert untrusted._half is None
     assert len(untrusted.search(rng.standard_normal(384), 3)) == 3
+
+
+def test_a_process_times_both_first_passes_then_keeps_the_faster() -> None:
+    """Until it settles a process alternates the passes, one scan each in turn; it keeps the
+    one with the lower median time per row (float32 on a tie), and later times change
+    nothing."""
+    from stateledger.stores import half_scan
+
+    choice = half_scan.FirstPass(trials=3)
+    taken = []
+    for half_seconds in (2.0, 9.0, 2.0):  # one slow float16 scan: the median ignores it
+        for seconds in (half_seconds, 3.0):
+            half = choice.use_half()
+            taken.append(half)
+            choice.record(half, seconds if half else 3.0, 1000)
+    assert taken == [True, False] * 3
+    assert choice.settled is True and choice.use_half()
+    choice.record(False, 0.001, 1000)
+    assert choice.settled is True
+    per_row = half_scan.FirstPass(trials=2)
+    for _ in range(2):  # the same time per row over twice the rows is a tie: float32
+        per_row.record(True, 2.0, 2000)
+        per_row.record(False, 1.0, 1000)
+    assert per_row.settled is False
+
+
+def test_an_index_drops_its_float16_copy_once_the_process_settles_on_float32(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Its searches time both passes with the same hits, and when the process finds
+    float32 faster the copy goes at the next search and is not made again."""
+    from stateledger.stores import half_scan
+    from stateledger.stores import vector_index as vx
+
+    choice = half_scan.FirstPass(trials=2)
+    monkeypatch.setattr(half_scan, "FIRST_PASS", choice)
+    rng = np.random.default_rng(5)
+    n = vx.HALF_MIN_ROWS + 10
+    rows = _near_tied_rows(rng, n)
+    index = vx.VectorIndex(384)
+    index.add([f"r{i}" for i in range(n)], rows, [A] * n)
+    if not half_scan.available():  # no trusted kernel: no copy, no timing
+        assert index._half is None and choice.settled is None
+        return
+    assert index._half is not None
+    q = rows[7]
+    first = index.search(q, 5)
+    assert all(index.search(q, 5) == first for _ in range(3))  # 2 trials of each pass
+    assert choice.settled is not None
+    # Settle it on float32 whatever this machine measured.
+    monkeypatch.setattr(choice, "_settled", False)
+    assert index.search(q, 5) == first and index._half is None
+    index.add([f"s{i}" for i in range(100)], _near_tied_rows(rng, 100), [A] * 100)
+    assert index._half is None
 
 
 @settings(max_examples=200, deadline=None)

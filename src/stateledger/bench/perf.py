@@ -208,6 +208,9 @@ def _run_perf(n_records: int, adds: int, queries: int, seed: int, db_dir: str | 
         "numpy_bruteforce_ms_p50": round(percentile_ms(brute, 50), 3),
         "numpy_bruteforce_ms_p99": round(percentile_ms(brute, 99), 3),
         "vector_recall_at_10": round(recall, 4),
+        # Which first pass this machine's full scans settled on (stores.half_scan): 1 float16,
+        # 0 float32, -1 not timed (no user in the float16 copy's range of rows).
+        "vector_first_pass_float16": _first_pass_code(),
         **mixed,
     }
     others: dict[str, dict[str, float]] = {}
@@ -217,6 +220,13 @@ def _run_perf(n_records: int, adds: int, queries: int, seed: int, db_dir: str | 
         others["mem0"] = run_mem0_peer(embedder, fill, vectors, extra, qtexts, bank.start,
                                        progress)
     return PerfResult(n_records, metrics, others, stores)
+
+
+def _first_pass_code() -> float:
+    from stateledger.stores import half_scan
+
+    settled = half_scan.FIRST_PASS.settled
+    return -1.0 if settled is None else float(settled)
 
 
 @dataclass(frozen=True)

@@ -15,12 +15,20 @@ only in the last bit, summed in another order, may swap places). The bound that 
 exact is checked against the kernel once per process (``available``), and where the kernel
 is not a vectorised one (torch's portable fallback is several times slower than float32)
 the index keeps the float32 scan.
+
+Whether the float16 pass pays depends on the machine, so a process times both on its own
+searches before it settles (``FirstPass``). On an Intel Xeon with AVX-512 FP16 and AMX
+(docs/BENCHMARKS.md, twenty-seventh session) the float16 kernel converts more slowly than
+the memory feeds it: 10,000 rows took 1.0 ms against 0.68 ms for the float32 scan, where
+the AMD EPYC above streamed float16 at twice float32's speed.
 """
 
 from __future__ import annotations
 
 import functools
 import platform
+import statistics
+import threading
 from typing import Any
 
 import numpy as np
@@ -104,3 +112,48 @@ def rows_to_rescore(approx: npt.NDArray[np.float32], k: int) -> npt.NDArray[np.i
     kth = float(np.partition(approx, len(approx) - k)[len(approx) - k])
     out: npt.NDArray[np.intp] = np.flatnonzero(finite & (approx >= kth - 2 * ERROR_BOUND))
     return out
+
+
+TRIALS = 8  # searches timed with each first pass before a process settles on one
+
+
+class FirstPass:
+    """Which first pass this process's full scans take, settled by timing real searches.
+
+    The first ``trials`` scans with each pass alternate between them (both give the same
+    hits, so a user sees no difference); then the pass with the lower median time per row
+    is kept for the life of the process. Real searches, not a start-up probe, because what
+    decides it is how each kernel reads rows that the query's embedding has just pushed
+    out of the cache, which a loop over a warm matrix does not see. Thread-safe."""
+
+    def __init__(self, trials: int = TRIALS) -> None:
+        self.trials = trials
+        self._lock = threading.Lock()
+        self._per_row: dict[bool, list[float]] = {True: [], False: []}
+        self._settled: bool | None = None
+
+    @property
+    def settled(self) -> bool | None:
+        """True: float16 first, False: float32 only, None: still timing both."""
+        return self._settled
+
+    def use_half(self) -> bool:
+        """Whether the next scan takes the float16 pass (alternating until settled)."""
+        with self._lock:
+            if self._settled is not None:
+                return self._settled
+            return len(self._per_row[True]) <= len(self._per_row[False])
+
+    def record(self, half: bool, seconds: float, rows: int) -> None:
+        """One scan's time over ``rows`` rows; settles once both passes have ``trials``."""
+        with self._lock:
+            if self._settled is not None or rows <= 0:
+                return
+            self._per_row[half].append(seconds / rows)
+            if min(len(v) for v in self._per_row.values()) >= self.trials:
+                # A tie keeps float32: the copy would only cost memory.
+                self._settled = (statistics.median(self._per_row[True])
+                                 < statistics.median(self._per_row[False]))
+
+
+FIRST_PASS = FirstPass()  # the process's choice (tests replace it)

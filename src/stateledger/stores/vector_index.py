@@ -14,7 +14,8 @@ re-scored rather than lost; ``bench perf`` reports the measured recall against e
 
 Below that, from ``HALF_MIN_ROWS``, the full scan's first pass reads a float16 copy of the
 rows (half the bytes) and re-scores in float32 every row that may be in the top k
-(``stores.half_scan``), which gives the float32 scan's hits.
+(``stores.half_scan``), which gives the float32 scan's hits, on machines where that is
+faster: each process times both passes on its first searches and keeps the faster.
 
 Rows are L2-normalised on insert so a dot product is the cosine similarity. Each row also
 carries a ledger code, so a search filtered to some ledgers is one mask over the scores
@@ -23,6 +24,7 @@ rather than a separate index per ledger (records move between ledgers on every r
 
 from __future__ import annotations
 
+import time
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from itertools import islice
@@ -453,11 +455,12 @@ class VectorIndex:
         self._keep_half()
 
     def _keep_half(self) -> None:
-        """Hold the float16 copy of the rows where the full scan uses it (``HALF_MIN_ROWS``
-        or more rows, no projection, a kernel that ``half_scan.available`` trusts), and
-        drop it elsewhere."""
+        """Hold the float16 copy of the rows where the full scan may use it
+        (``HALF_MIN_ROWS`` or more rows, no projection, a kernel that
+        ``half_scan.available`` trusts and that this process has not found slower than
+        float32, ``half_scan.FIRST_PASS``), and drop it elsewhere."""
         wanted = (self._projection is None and len(self._ids) >= HALF_MIN_ROWS
-                  and half_scan.available())
+                  and half_scan.FIRST_PASS.settled is not False and half_scan.available())
         if not wanted:
             self._half = None
         elif self._half is None:
@@ -527,8 +530,22 @@ class VectorIndex:
                 penalty[wanted] = 0.0
         if self._projection is not None and not self.exact_only and k < RERANK:
             return self._search_reduced(self._projection, query, k, penalty)
+        if self._half is not None and half_scan.FIRST_PASS.settled is False:
+            self._half = None  # this machine scans float32 faster: the copy is dead weight
         if self._half is not None and self.half_scan:
-            return self._search_half(query, k, penalty)
+            half = half_scan.FIRST_PASS.use_half()
+            started = time.perf_counter()
+            hits = (self._search_half(query, k, penalty) if half
+                    else self._search_full(query, k, penalty))
+            half_scan.FIRST_PASS.record(half, time.perf_counter() - started, used)
+            return hits
+        return self._search_full(query, k, penalty)
+
+    def _search_full(self, query: F32Array, k: int, penalty: F32Array | None
+                     ) -> list[tuple[str, float]]:
+        """The float32 scan of every row: the exact top ``k``, equal scores in insertion
+        order."""
+        used = len(self._ids)
         scores = _matvec(self._matrix[:used], query)
         if penalty is not None:
             scores += penalty[self._codes[:used]]  # in place: scores is a fresh array
