@@ -375,10 +375,7 @@ def half_first(monkeypatch: pytest.MonkeyPatch) -> None:
     """A process that has settled on the float16 first pass (where the kernel is trusted)."""
     from stateledger.stores import half_scan
 
-    choice = half_scan.FirstPass(trials=1)
-    choice.record(True, 1.0, 1)
-    choice.record(False, 2.0, 1)
-    monkeypatch.setattr(half_scan, "FIRST_PASS", choice)
+    monkeypatch.setattr(half_scan, "FIRST_PASS", half_scan.FirstPass.fixed(True))
 
 
 def test_the_half_precision_scan_gives_the_float32_scans_hits(half_first: None) -> None:
@@ -503,7 +500,7 @@ def test_an_index_drops_its_float16_copy_once_the_process_settles_on_float32(
     assert all(index.search(q, 5) == first for _ in range(3))  # 2 trials of each pass
     assert choice.settled is not None
     # Settle it on float32 whatever this machine measured.
-    monkeypatch.setattr(choice, "_settled", False)
+    monkeypatch.setattr(half_scan, "FIRST_PASS", half_scan.FirstPass.fixed(False))
     assert index.search(q, 5) == first and index._half is None
     index.add([f"s{i}" for i in range(100)], _near_tied_rows(rng, 100), [A] * 100)
     assert index._half is None

@@ -132,6 +132,13 @@ class FirstPass:
         self._per_row: dict[bool, list[float]] = {True: [], False: []}
         self._settled: bool | None = None
 
+    @classmethod
+    def fixed(cls, half: bool) -> FirstPass:
+        """A choice already settled on ``half`` (tests and benches that must not vary)."""
+        choice = cls()
+        choice._settled = half
+        return choice
+
     @property
     def settled(self) -> bool | None:
         """True: float16 first, False: float32 only, None: still timing both."""
