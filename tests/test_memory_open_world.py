@@ -1007,3 +1007,14 @@ def test_an_update_of_one_part_of_a_record_of_several_keeps_the_others(mem: Memo
     assert acts[1] is Action.REVISE
     answers(mem, "Where do I work?", "bistro")
     answers(mem, "How old am I?", "27", absent=["bistro"])
+
+
+def test_a_record_of_several_facts_is_updated_on_a_fact_it_tells_second(mem: Memory) -> None:
+    """The slot table files "I'm 52, I live in Swansea, ..." under the age; a move is an
+    update of the city it tells second, so the old city is history, not a live state."""
+    acts = say(mem, (at(1, 5), "A bit about me: I'm 52, I live in Swansea and I drive a tram."),
+               (at(6, 5), "I live in Bath now."))
+    assert acts[1] is Action.REVISE
+    answers(mem, "Where do I live?", "Bath", absent=["Swansea"])
+    answers(mem, "Where did I live before?", "Swansea")
+    answers(mem, "How old am I?", "52", absent=["Bath"])

@@ -269,6 +269,20 @@ def test_two_specific_slots_are_two_variables_whatever_the_model_says() -> None:
                          lead) is not None
 
 
+def test_a_record_of_several_facts_is_read_on_the_slot_the_statement_gives() -> None:
+    """A record is filed under the first slot it parses; where its text tells the
+    statement's slot too, a new value of that slot updates it, and a slot it does not tell
+    stays another variable."""
+    intro = slotted("i", "About me: I'm 34, I live in Glasgow, I teach chemistry", "age",
+                    "34 years")
+    assert _read(statement("I live in York now", slot="location", value="York"),
+                 intro) == "update"
+    assert _read(statement("I'm a nurse now", slot="job", value="nurse"), intro) == "unrelated"
+    # A value both name is left to the model, as for any two slots ("Costa").
+    assert slot_relation(statement("Still in Glasgow", slot="location", value="Glasgow"),
+                         intro) is None
+
+
 def _read(st: Statement, rec: Record) -> str:
     probs = slot_relation(st, rec)
     assert probs is not None

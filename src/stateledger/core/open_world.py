@@ -51,6 +51,7 @@ its similarity to the record (``checked_relation``).
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -61,6 +62,7 @@ from stateledger.core.cues import (
     PRONOUN_SUBJECTS,
     adds_one_more,
     attitude,
+    mentions,
     names_a_reporter,
     names_subject,
     numbers_in,
@@ -183,22 +185,38 @@ def slot_relation(st: Statement, record: Record) -> tuple[float, ...] | None:
     a, b = st.slot, record.slot
     if a is None or b is None or WILDCARD in (a, b) or a in GENERIC_SLOTS or b in GENERIC_SLOTS:
         return None
+    held = record.value
     if a != b:
         # Slots of two people are not two variables of one person: "Fatima moved to the
         # platform team" (her team) may end "Our team lead is Fatima" (the user's manager).
         # Nor are two slots whose values cross: "Handed in my notice at Costa" (employer)
         # ends "I'm a shift manager at a Costa in Leeds" (job), one job told two ways.
-        return (_sure(UNRELATED) if same_person(st.subject, record.subject)
-                and not _names_its_value(st, record) else None)
-    if st.value is None or record.value is None:
+        if not same_person(st.subject, record.subject) or _names_its_value(st, record):
+            return None
+        # A record of several facts is filed under the first slot it parses ("I'm 34, I
+        # live in Glasgow, I teach chemistry" under the age): where it also tells the
+        # statement's slot, the pair is read on that one.
+        also = _also_told(record.text, a)
+        if also is None:
+            return _sure(UNRELATED)
+        held = also
+    if st.value is None or held is None:
         return None
-    if st.retracts is not None and same_value(st.retracts, record.value):
+    if st.retracts is not None and same_value(st.retracts, held):
         return _sure(END)
-    if same_value(st.value, record.value):
+    if same_value(st.value, held):
         if st.negated or st.denies:
             return _sure(END)
         return _sure(UPDATE if st.scoped else SAME)
     return _sure(UPDATE if st.single_valued else COEXIST)
+
+
+@functools.lru_cache(maxsize=4096)
+def _also_told(text: str, slot: str) -> str | None:
+    """The value ``text`` gives ``slot`` beside the slot it is filed under, if it gives one
+    (its first such mention, as the slot table parses it; a negated one gives none)."""
+    told = next((m for m in mentions(text) if m.slot == slot), None)
+    return told.value if told is not None and not told.negated else None
 
 
 def checked_relation(st: Statement, c: Candidate) -> tuple[float, ...]:
