@@ -4,8 +4,9 @@ Each conversation exercises one kind of change the open-world issue lists (an up
 pattern names, a number that changes, an ending, a correction, a change of stance, someone
 else's claim, another person's fact, a restatement, chit-chat, a second value, a backfilled
 statement, a "before" question, a variable never stated, a "when" question, a message with
-several facts). The sentences were written for this bench, not taken from any evaluation
-set. Two halves ship with the package:
+several facts), and longer chatty conversations of eight to ten turns in which several
+facts change (kind ``conversation``). The sentences were written for this bench, not taken
+from any evaluation set. Two halves ship with the package:
 
 - ``dev``: developed against (failures read, behaviour changed);
 - ``heldout``: written before any of that, and only ever measured, so its score estimates
