@@ -461,10 +461,10 @@ def test_a_process_times_both_first_passes_then_keeps_the_faster() -> None:
     choice = half_scan.FirstPass(trials=3)
     taken = []
     for half_seconds in (2.0, 9.0, 2.0):  # one slow float16 scan: the median ignores it
-        for seconds in (half_seconds, 3.0):
+        for _ in range(2):  # a float16 scan, then a float32 one at 3.0 s
             half = choice.use_half()
             taken.append(half)
-            choice.record(half, seconds if half else 3.0, 1000)
+            choice.record(half, half_seconds if half else 3.0, 1000)
     assert taken == [True, False] * 3
     assert choice.settled is True and choice.use_half()
     choice.record(False, 0.001, 1000)
