@@ -39,6 +39,7 @@ from stateledger.core.model import (
     Transaction,
 )
 from stateledger.errors import InvalidInputError
+from stateledger.stores import half_scan
 from stateledger.stores.vector_index import REDUCED_MIN_ROWS, VectorIndex
 
 _SUBJECTS = ["I", "We", "My sister", "My friend Sam", "My team", "Our neighbour"]
@@ -223,8 +224,6 @@ def _run_perf(n_records: int, adds: int, queries: int, seed: int, db_dir: str | 
 
 
 def _first_pass_code() -> float:
-    from stateledger.stores import half_scan
-
     settled = half_scan.FIRST_PASS.settled
     return -1.0 if settled is None else float(settled)
 
