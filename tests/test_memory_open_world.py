@@ -1018,3 +1018,28 @@ def test_a_record_of_several_facts_is_updated_on_a_fact_it_tells_second(mem: Mem
     answers(mem, "Where do I live?", "Bath", absent=["Swansea"])
     answers(mem, "Where did I live before?", "Swansea")
     answers(mem, "How old am I?", "52", absent=["Bath"])
+
+
+def test_stances_read_beside_the_embedding_decide_as_those_read_in_the_judge(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # The write path reads each statement's stance on the side thread while the message is
+    # embedded (``OpenWorldPolicy.prepare``); with no side thread it reads it in the judge's
+    # forward. The decisions, and every reading started, are the same either way.
+    from stateledger.models.relation import shared_relation_model
+
+    turns = [(at(1), "Hi! I'm Ines, I teach maths at a school in Porto."),
+             (at(2), "I might switch to teaching physics next year, not sure yet."),
+             (at(3), "My cousin says I moved to Lisbon, which is news to me."),
+             (at(4), "We got a second cat, a tabby called Figo."),
+             (at(5), "I switched to teaching physics in the end. Can you suggest a textbook?"),
+             (at(6), "I drink about four coffees a day, way too many.")]
+    outcomes = []
+    for side in ("0", "1"):
+        monkeypatch.setenv("STATELEDGER_SIDE_THREAD", side)
+        mem = Memory(":memory:")
+        txs = [mem.add(text, user_id="ines", at=when) for when, text in turns]
+        outcomes.append([(p.action, p.text, p.target.text if p.target else None)
+                         for tx in txs for p in (tx.parts or (tx,))])
+    assert outcomes[0] == outcomes[1]
+    assert any(action is Action.REVISE for action, _, _ in outcomes[1])
+    assert not shared_relation_model()._early  # every stance read ahead was taken up

@@ -1,6 +1,7 @@
-"""Forwards split across the side thread (``stateledger.threads.side_worker``) from many caller
-threads at once, in a subprocess so a crash is a test failure: every result must equal the
-one computed with the side thread off, and the process must exit cleanly."""
+"""Forwards on both cores (the side thread's, ``stateledger.threads``: halves of a batch,
+a second intra-op thread, stances read ahead) from many caller threads at once, in a
+subprocess so a crash is a test failure: every result must equal the one computed with the
+side thread off, and the process must exit cleanly."""
 
 from __future__ import annotations
 
@@ -27,14 +28,20 @@ _SCRIPT = textwrap.dedent(
     texts = [" ".join(rng.choices(words, k=rng.randint(3, 20))) for _ in range(300)]
     relation, reranker = shared_relation_model(), shared_relevance_model()
     embedder = MiniLMEmbedder(cache_size=0)
-    jobs = [(rng.choice(texts), rng.sample(texts, rng.randint(0, 6)),
-             rng.sample(texts, rng.randint(1, 40))) for _ in range(16)]
+    # Each job's statement its own, and no other text: a stance read ahead is keyed by it.
+    jobs = [(f"{text} today", rng.sample(texts, rng.randint(0, 6)),
+             rng.sample(texts, rng.randint(1, 40)))
+            for text in rng.sample(sorted(set(texts)), 16)]
 
     def run(job):
         text, records, batch = job
+        relation.read_stances_beside([text])  # started beside the embedding, as in an add
+        vectors = embedder.embed(batch)
         stance, relations = relation.judge(text, records)
+        if os.environ["STATELEDGER_SIDE_THREAD"] == "0":  # nothing was read ahead
+            stance = relation.stances([text])[0]
         return (stance, relations, reranker.relevance(text, batch),
-                relation.stances(batch[:9]), embedder.embed(batch))
+                relation.stances(batch[:9]), vectors)
 
     os.environ["STATELEDGER_SIDE_THREAD"] = "0"
     alone = [run(job) for job in jobs]

@@ -134,3 +134,22 @@ def test_a_caller_never_waits_behind_work_queued_on_a_busy_helper(
     held.release()
     assert blocked.result(timeout=30) is True
     assert finished and got["pair"] == ("first", "second")
+
+
+def test_both_cores_doubles_the_callers_threads_only_inside_and_only_with_a_spare_core(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import torch
+
+    from stateledger import threads
+
+    n = torch.get_num_threads()
+    monkeypatch.setenv("STATELEDGER_SIDE_THREAD", "1")
+    with threads.both_cores():
+        assert torch.get_num_threads() == 2 * n
+    assert torch.get_num_threads() == n
+    with pytest.raises(RuntimeError), threads.both_cores():
+        raise RuntimeError("a forward that fails")
+    assert torch.get_num_threads() == n  # restored however the block ends
+    monkeypatch.setenv("STATELEDGER_SIDE_THREAD", "0")
+    with threads.both_cores():
+        assert torch.get_num_threads() == n  # no spare core: the caller's count

@@ -47,6 +47,7 @@ from stateledger.core.packet import build_packet
 from stateledger.core.policy import (
     Candidate,
     Policy,
+    Prepares,
     Statement,
     decide_one_live,
     reliability,
@@ -216,8 +217,10 @@ class Memory:
         msg = validate.CheckedMessage.of(text, user_id, at, source, speaker, provenance,
                                          agent_id, run_id, metadata)
         pieces = split_statements(msg.text)
+        statements = self._analysed(msg, pieces)
+        self._prepare(statements)
         vectors = self.embedder.embed([p.text for p in pieces]) if pieces else None
-        return self._remember(msg, pieces, vectors)
+        return self._remember(msg, pieces, statements, vectors)
 
     def add_many(
         self,
@@ -241,22 +244,39 @@ class Memory:
         for start in range(0, len(order), BULK_CHUNK):
             chunk = order[start:start + BULK_CHUNK]
             pieces = [split_statements(checked[i].text) for i in chunk]
+            statements = [self._analysed(checked[i], ps) for i, ps in zip(chunk, pieces,
+                                                                             strict=True)]
+            self._prepare([st for sts in statements for st in sts])
             flat = [p.text for ps in pieces for p in ps]
             vectors = self.embedder.embed(flat) if flat else np.zeros((0, EMBEDDING_DIM))
             per_message, offset = [], 0
             for ps in pieces:
                 per_message.append(vectors[offset:offset + len(ps)] if ps else None)
                 offset += len(ps)
-            for done, (i, ps, vs) in enumerate(zip(chunk, pieces, per_message, strict=True),
-                                               start + 1):
-                out[i] = self._remember(checked[i], ps, vs)
+            for done, (i, ps, sts, vs) in enumerate(
+                    zip(chunk, pieces, statements, per_message, strict=True), start + 1):
+                out[i] = self._remember(checked[i], ps, sts, vs)
                 if progress is not None:
                     progress(done, len(order))
         return [tx for tx in out if tx is not None]
 
+    def _analysed(self, msg: validate.CheckedMessage, pieces: Sequence[Piece]
+                  ) -> list[Statement]:
+        """Each statement of a message as the policy sees it (a microsecond apart, so a
+        later statement that revises an earlier one still comes after it)."""
+        return [self.analyse(p.text, msg.user_id, msg.at + timedelta(microseconds=i),
+                             msg.source, msg.speaker) for i, p in enumerate(pieces)]
+
+    def _prepare(self, statements: Sequence[Statement]) -> None:
+        """Called just before the statements are embedded: a policy that prepares
+        (``Prepares``) starts on them here, beside the embedding."""
+        if statements and isinstance(self.policy, Prepares):
+            self.policy.prepare(statements)
+
     def _remember(self, msg: validate.CheckedMessage, pieces: Sequence[Piece],
-                  vectors: np.ndarray | None) -> Transaction:
-        """Decide and commit one checked message whose statements are embedded."""
+                  statements: Sequence[Statement], vectors: np.ndarray | None) -> Transaction:
+        """Decide and commit one checked message whose statements are analysed
+        (``_analysed``) and embedded."""
         uid, when, who, provenance = msg.user_id, msg.at, msg.speaker, msg.provenance
         if not pieces or vectors is None:
             return self._nothing_to_remember(uid, msg.text, when)
@@ -264,7 +284,7 @@ class Memory:
         def decide_and_commit() -> list[tuple[Diff, Transaction]]:
             # Read before the candidates: a commit of this user in between refuses ours.
             version = self.store.version(uid)
-            changes = self._decide_message(pieces, vectors, msg)
+            changes = self._decide_message(pieces, statements, vectors, msg)
             self.store.commit(changes, read_version=version)
             return changes
 
@@ -280,22 +300,18 @@ class Memory:
         return replace(primary, parts=tuple(txs)) if len(txs) > 1 else primary
 
     def _decide_message(
-        self, pieces: Sequence[Piece], vectors: np.ndarray, msg: validate.CheckedMessage
+        self, pieces: Sequence[Piece], statements: Sequence[Statement], vectors: np.ndarray,
+        msg: validate.CheckedMessage
     ) -> list[tuple[Diff, Transaction]]:
         """Each statement's diff and transaction, in order; nothing is written."""
-        uid, when, src, who = msg.user_id, msg.at, msg.source, msg.speaker
+        uid = msg.user_id
         overlay: dict[str, Record] = {}  # records this message wrote or changed so far
         written: set[str] = set()  # ... of which these are new
         ended: set[str] = set()  # ... and these the states it ended with no new value
         changes: list[tuple[Diff, Transaction]] = []
         contexts = contexts_before(msg.text, pieces)
-        for i, (piece, vector, context) in enumerate(zip(pieces, vectors, contexts,
-                                                         strict=True)):
-            # Statements of one message keep their order in time (a microsecond apart), so a
-            # later statement that revises an earlier one still comes after it.
-            statement = replace(
-                self.analyse(piece.text, uid, when + timedelta(microseconds=i), src, who),
-                embedding=vector)
+        for analysed, vector, context in zip(statements, vectors, contexts, strict=True):
+            statement = replace(analysed, embedding=vector)
             retired = {r.id for r in overlay.values() if r.id not in written
                        and r.status is Status.SUPERSEDED
                        and set(r.linked(LinkType.SUPERSEDED_BY)) & written}

@@ -8,17 +8,21 @@ the first model load picks half the cores, at most 4. ``STATELEDGER_THREADS=N`` 
 it, as does ``OMP_NUM_THREADS`` (torch's own setting, then left alone); training and
 bench commands set theirs with ``--threads``.
 
-Where a process has a core to spare beyond those threads, one helper thread runs half of a
-forward beside the caller (``side_worker``): inter-op parallelism, which on a few short
-rows beats a second intra-op thread.
+Where a process has a core to spare beyond those threads, one helper thread runs work beside
+the caller (``side_worker``): every other batch of an embedding, half of a long scan, a
+forward that does not wait for the caller's (a statement's stance beside its embedding).
+A forward over a few short rows instead takes the spare core as a second intra-op thread
+for its duration (``both_cores``): its products then split evenly, where halves of three
+rows cannot.
 """
 
 from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
+from contextlib import contextmanager
 from functools import partial
 from typing import Any, Generic, TypeVar
 
@@ -78,17 +82,17 @@ def _start_side(torch: Any, n: int) -> None:
 
 
 def side_worker(torch: Any) -> Executor | None:
-    """One process-wide helper thread for a forward that can run beside the caller's (half
-    of a batch's rows, every other batch of an embedding), where the process has a core to
+    """One process-wide helper thread for a forward that can run beside the caller's (a
+    stance read ahead, every other batch of an embedding), where the process has a core to
     spare beyond torch's intra-op threads; None where it has not, and on the helper itself
     (it never waits on itself). ``STATELEDGER_SIDE_THREAD=0`` turns it off (many processes
     on few cores), ``=1`` on whatever the core count.
 
     Torch's forwards release the GIL, so two halves of a batch on two cores take much
-    less than the whole on one: on the write path's few short rows a second intra-op
-    thread buys less (docs/BENCHMARKS.md, perf). The helper sets its own intra-op thread
-    count, as torch's is per thread. A forked child makes its own: threads do not survive
-    a fork.
+    less than the whole on one; a forward over a few short rows takes the spare core as a
+    second intra-op thread instead (``both_cores``). The helper sets its own intra-op
+    thread count, as torch's is per thread. A forked child makes its own: threads do not
+    survive a fork.
     """
     if getattr(_here, "side", False):
         return None
@@ -149,6 +153,30 @@ def has_side() -> bool:
     import torch
 
     return side_worker(torch) is not None
+
+
+@contextmanager
+def both_cores() -> Iterator[None]:
+    """The caller's torch ops run with twice its intra-op threads inside the block, where
+    the process has a core to spare for the side worker (``side_worker``); as they were
+    elsewhere. For one forward over a few short rows (the write path's relation model,
+    the answer step's reranker): split over rows, three rows run as two and one, while a
+    second intra-op thread splits each product evenly (docs/BENCHMARKS.md, perf: four
+    rows of 33 tokens 6.1 ms against 6.6, three 4.9 against 6.9). The kernels split a
+    product's outputs between the threads, not its sums: on the machines measured every
+    probability came out the same to the bit. Torch's count is per thread, so other
+    threads keep theirs."""
+    import torch
+
+    if side_worker(torch) is None:
+        yield
+        return
+    n = torch.get_num_threads()
+    torch.set_num_threads(2 * n)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(n)
 
 
 def in_parallel(first: Callable[[], T], second: Callable[[], U]) -> tuple[T, U]:

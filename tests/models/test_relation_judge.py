@@ -27,3 +27,38 @@ def test_each_pair_and_the_stance_read_the_text_given_for_them() -> None:
 def test_a_paired_text_per_record_is_required() -> None:
     with pytest.raises(InvalidInputError):
         shared_relation_model().judge("He moved.", [RECORD, "I live in York."], paired=["x"])
+
+
+def test_a_stance_read_ahead_is_taken_once_and_the_pairs_read_as_without_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("STATELEDGER_SIDE_THREAD", "1")
+    model = shared_relation_model()
+    statement, records = "I moved to Glasgow in May.", [RECORD, "I work at a bakery in York."]
+    stance, relation = model.judge(statement, records)
+    model.read_stances_beside([statement, "We adopted a puppy."])
+    ahead = model.stances(["We adopted a puppy."])[0]  # a single text's reading, taken
+    early, paired = model.judge(statement, records)
+    # The stance is the one the text gives alone (up to a batch's arithmetic); the pairs
+    # read the same padding, so the same relations.
+    assert np.allclose(early, model.stances([statement])[0], atol=1e-5)
+    assert np.allclose(early, stance, atol=0.02)
+    assert np.allclose(paired, relation, atol=1e-5)
+    assert np.allclose(ahead, model.stances(["We adopted a puppy."])[0], atol=1e-5)
+    # Each reading is taken once: both judges' texts are read again afterwards.
+    again, _ = model.judge(statement, records)
+    assert np.allclose(again, stance, atol=1e-6)
+
+
+def test_stances_read_ahead_and_never_taken_are_bounded(monkeypatch: pytest.MonkeyPatch
+                                                       ) -> None:
+    from stateledger.models import relation as relation_module
+
+    monkeypatch.setenv("STATELEDGER_SIDE_THREAD", "1")
+    monkeypatch.setattr(relation_module, "EARLY_STANCES", 5)
+    model = shared_relation_model()
+    model.read_stances_beside([f"I have {n} plants." for n in range(12)])
+    pending = model._early  # the bound is what this test is about
+    assert len(pending) == 5
+    assert model.judge("I have 11 plants.", [])[1].shape == (0, 5)
+    assert len(pending) == 4
+    pending.clear()

@@ -86,6 +86,16 @@ class Policy(Protocol):
     def decide(self, statement: Statement, candidates: list[Candidate]) -> Decision: ...
 
 
+@runtime_checkable
+class Prepares(Protocol):
+    """A policy with work to start on a message's statements before their embeddings are
+    ready (the write path calls ``prepare`` just before embedding them): what it starts
+    there may run beside the embedding. Its decisions must not depend on whether it was
+    called."""
+
+    def prepare(self, statements: Sequence[Statement]) -> None: ...
+
+
 SOURCE_RELIABILITY: dict[Source, float] = {
     Source.USER: 0.9,
     Source.SYSTEM: 0.8,

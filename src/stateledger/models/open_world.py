@@ -62,6 +62,13 @@ class OpenWorldPolicy:
         """The shipped model."""
         return cls(RelationModel.load(), **kwargs)  # type: ignore[arg-type]
 
+    def prepare(self, statements: Sequence[Statement]) -> None:
+        """Start reading the statements' stances beside their embedding
+        (``RelationModel.read_stances_beside``), as ``_judged`` and ``stance_of`` read them;
+        each judge forward then holds only its pairs."""
+        self.model.read_stances_beside(
+            [without_day_words(st.first_person_text or st.text) for st in statements])
+
     def stance_of(self, st: Statement) -> Stance:
         return self._with_request_read(st, _stance(
             self.model.stances([without_day_words(st.text)])[0]))

@@ -24,7 +24,6 @@ import threading
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
-from functools import partial
 from importlib import resources
 from pathlib import Path
 from typing import Any, Generic, TypeVar
@@ -259,22 +258,14 @@ class Inference(Generic[E]):
         with self._lock, _mode(self.bf16):
             yield self.net
 
-    def encode(self, ids: torch.Tensor, types: torch.Tensor, mask: torch.Tensor
-               ) -> torch.Tensor:
-        """``net.encode`` of the rows, the two halves ``threads.in_parallel``; call inside
-        ``with inference()``. Each row's numbers are those of the whole batch: a row's
-        products do not depend on the other rows, and the padding flag is the batch's."""
-        padded = not bool(mask.all())
-        if ids.shape[0] < 2 or not threads.has_side():
-            return self.net.encode(ids, types, mask, padded=padded)
-
-        def rows(part: slice) -> torch.Tensor:
-            with _mode(self.bf16):  # per thread in torch: the helper enters its own
-                return self.net.encode(ids[part], types[part], mask[part], padded=padded)
-
-        half = ids.shape[0] // 2
-        return torch.cat(threads.in_parallel(partial(rows, slice(None, half)),
-                                             partial(rows, slice(half, None))))
+    def encode(self, ids: torch.Tensor, types: torch.Tensor, mask: torch.Tensor, *,
+               padded: bool | None = None) -> torch.Tensor:
+        """``net.encode`` of the rows on both cores (``threads.both_cores``); call inside
+        ``with inference()``. ``padded``: as ``PairEncoder.encode`` (default: whether
+        ``mask`` masks any token)."""
+        with threads.both_cores():
+            return self.net.encode(ids, types, mask,
+                                   padded=not bool(mask.all()) if padded is None else padded)
 
 
 @contextmanager

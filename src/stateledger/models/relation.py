@@ -24,6 +24,7 @@ It is trained on generated data (``synth.statements``) by ``models.relation_trai
 from __future__ import annotations
 
 import threading
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -31,6 +32,7 @@ from typing import Any
 import numpy as np
 import torch
 
+from stateledger import threads
 from stateledger.core.open_world import RELATIONS
 from stateledger.errors import InvalidInputError
 from stateledger.models.pair_encoder import (
@@ -50,6 +52,11 @@ STANCES: tuple[str, ...] = (
     "fact", "question", "hedged", "reported", "past", "transition", "correction", "ending",
 )
 MODEL_FILE = "relation_model.pt"
+# Stances read ahead (``read_stances_beside``) and not taken up yet, at most this many: a
+# statement whose stance text changed after it was read ahead (another person named) is
+# read again in its judge's forward, and its early reading waits here until pushed out.
+EARLY_STANCES = 4096
+EARLY_BATCH = 32
 
 
 class CrossEncoder(PairEncoder):
@@ -80,6 +87,8 @@ class RelationModel:
         self.model = model.eval()
         self.tokenizer = tokenizer
         self._inference = Inference(self.model, bf16)
+        self._early: OrderedDict[str, tuple[threads.Pending[np.ndarray], int]] = OrderedDict()
+        self._early_lock = threading.Lock()
 
     @property
     def bf16(self) -> bool:
@@ -118,18 +127,25 @@ class RelationModel:
               paired: Sequence[str] | None = None) -> tuple[np.ndarray, np.ndarray]:
         """The statement's stance probabilities (len(STANCES),) and its relation
         probabilities to each record (len(records), 5), from one batched forward: the
-        single text and the pairs share one pass over the weights, which is what a forward
-        of a few short texts costs on a CPU. ``stance_text``: the statement as the stance
-        is read; ``paired``: the statement as each record's pair reads it (default:
-        ``statement`` for both)."""
-        single = self.tokenizer.encode(stance_text if stance_text is not None else statement)
+        single text and the pairs share one pass over the weights. ``stance_text``: the
+        statement as the stance is read; ``paired``: the statement as each record's pair
+        reads it (default: ``statement`` for both). A stance read ahead
+        (``read_stances_beside``) is taken as it is, and the forward holds only the pairs."""
+        text = stance_text if stance_text is not None else statement
+        early = self._early_stance(text)
+        single = self.tokenizer.encode(text)
         seconds = list(paired) if paired is not None else [statement] * len(records)
         if len(seconds) != len(records):
             raise InvalidInputError("paired needs one statement text per record")
         pairs = (self.tokenizer.encode_batch(list(zip(records, seconds, strict=True)))
                  if records else [])
-        rows = [single, *pairs]
-        width = max(len(e.ids) for e in rows)
+        # The batch is as wide as its widest text, the single one included whether its
+        # stance was read ahead or not, so each pair reads the same padding either way.
+        width = max(len(e.ids) for e in [single, *pairs])
+        if early is not None and not pairs:
+            return early, np.zeros((0, len(RELATIONS)), dtype=np.float32)
+        rows = pairs if early is not None else [single, *pairs]
+        first = 0 if early is not None else 1  # the first pair's row
         ids = torch.zeros((len(rows), width), dtype=torch.long)
         types = torch.zeros_like(ids)
         mask = torch.zeros_like(ids)
@@ -142,21 +158,67 @@ class RelationModel:
             # "update" on real chat statements through; every measurement of the fix so
             # far lost BEAM and the state bench, with the shipped weights and with three
             # retrainings (the latest: 609 supersede links instead of 370 on the BEAM dev
-            # replay, BEAM 0.550 -> 0.450, state 0.867 -> 0.850). docs/BENCHMARKS.md,
-            # issue 10, "padded pairs".
+            # replay, BEAM 0.550 -> 0.450, state 0.867 -> 0.850), and so did padding every
+            # pair to one fixed width or weighing "unrelated" up with the padding masked.
+            # docs/BENCHMARKS.md, issue 10, "padded pairs".
             n = len(e.ids)
             ids[i, :n] = torch.tensor(e.ids)
             mask[i, :n] = 1
-            if i:
+            if i >= first:
                 types[i, :n] = torch.tensor(e.type_ids)
+        # Attention masks padding where any row of the whole batch, the single text's
+        # included, has some: the pairs' numbers do not depend on whether it is in it.
+        padded = len(single.ids) < width or any(len(e.ids) < width for e in pairs)
         with self._inference() as net:
-            h = self._inference.encode(ids, types, mask)
-            stance = torch.sigmoid(net.stance(h[:1]).float())[0]
-            relation = torch.softmax(net.relation(h[1:]).float(), dim=-1)
-            return stance.numpy(), relation.numpy().reshape(len(records), len(RELATIONS))
+            h = self._inference.encode(ids, types, mask, padded=padded)
+            relation = torch.softmax(net.relation(h[first:]).float(), dim=-1)
+            if early is None:
+                early = torch.sigmoid(net.stance(h[:1]).float())[0].numpy()
+            return early, relation.numpy().reshape(len(records), len(RELATIONS))
+
+    def read_stances_beside(self, texts: Sequence[str]) -> None:
+        """Start reading the stances of ``texts`` on the side worker (``threads.beside``),
+        where the process has one, for ``judge`` and ``stances`` to take up: the write path
+        starts it before a message's embedding, whose one row leaves the other core idle,
+        so a statement's judge forward holds only its pairs. Each text's stance is the one
+        ``stances`` gives it (its row masked to its own tokens, as in the judge's batch)."""
+        unique = list(dict.fromkeys(texts))
+        if not unique or not threads.has_side():
+            return
+        # An import's many texts go in forwards of similar lengths: one batch pads every
+        # row to its longest.
+        unique.sort(key=len)
+        for start in range(0, len(unique), EARLY_BATCH):
+            batch = unique[start:start + EARLY_BATCH]
+            pending = threads.beside(self._stances_now, batch)
+            with self._early_lock:
+                for i, text in enumerate(batch):
+                    self._early[text] = (pending, i)
+                    self._early.move_to_end(text)
+                while len(self._early) > EARLY_STANCES:
+                    self._early.popitem(last=False)
+
+    def _early_stance(self, text: str) -> np.ndarray | None:
+        """The stance of ``text`` read ahead, once (None when it was not). Call outside
+        ``with self._inference()``: a reading not started yet runs here."""
+        with self._early_lock:
+            got = self._early.pop(text, None)
+        if got is None:
+            return None
+        pending, row = got
+        stance: np.ndarray = pending.result()[row]
+        return stance
 
     def stances(self, texts: Sequence[str]) -> np.ndarray:
-        """Probabilities (len, len(STANCES)) of each stance (independent sigmoids)."""
+        """Probabilities (len, len(STANCES)) of each stance (independent sigmoids); a
+        single text's read ahead (``read_stances_beside``) is taken as it is."""
+        if len(texts) == 1:
+            early = self._early_stance(texts[0])
+            if early is not None:
+                return early[None, :]
+        return self._stances_now(texts)
+
+    def _stances_now(self, texts: Sequence[str]) -> np.ndarray:
         if not texts:
             return np.zeros((0, len(STANCES)), dtype=np.float32)
         ids, mask = tokenize_texts(self.tokenizer, texts)
