@@ -172,9 +172,9 @@ class RelationModel:
         with self._inference() as net:
             h = self._inference.encode(ids, types, mask, padded=padded)
             relation = torch.softmax(net.relation(h[first:]).float(), dim=-1)
-            if early is None:
-                early = torch.sigmoid(net.stance(h[:1]).float())[0].numpy()
-            return early, relation.numpy().reshape(len(records), len(RELATIONS))
+            stance = (early if early is not None
+                      else torch.sigmoid(net.stance(h[:1]).float())[0].numpy())
+            return stance, relation.numpy().reshape(len(records), len(RELATIONS))
 
     def read_stances_beside(self, texts: Sequence[str]) -> None:
         """Start reading the stances of ``texts`` on the side worker (``threads.beside``),
