@@ -1,6 +1,6 @@
 """Forwards on both cores (the side thread's, ``stateledger.threads``: halves of a batch,
 a second intra-op thread, stances read ahead) from many caller threads at once, in a
-subprocess so a crash is a test failure: every result must equal the one computed with the
+subprocess so a crash is a test failure: every result must match the one computed with the
 side thread off, and the process must exit cleanly."""
 
 from __future__ import annotations
@@ -50,8 +50,12 @@ _SCRIPT = textwrap.dedent(
         with ThreadPoolExecutor(4) as callers:
             together = list(callers.map(run, jobs))
         for want, got in zip(alone, together, strict=True):
-            for a, b in zip(want, got, strict=True):
-                assert a.shape == b.shape and np.allclose(a, b, atol=1e-5), abs(a - b).max()
+            # The models' probabilities to the arithmetic of another thread count and batch
+            # shape (bfloat16 where the CPU runs it: the same to the bit on the machines
+            # measured, and a race would give garbage); the embeddings, whose forwards
+            # split by batches, to float32's.
+            for a, b, tol in zip(want, got, (0.02, 0.02, 0.02, 0.02, 1e-5), strict=True):
+                assert a.shape == b.shape and np.allclose(a, b, atol=tol), abs(a - b).max()
     print("checked", 2 * len(jobs))
     """
 )
