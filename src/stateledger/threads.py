@@ -161,8 +161,9 @@ def both_cores() -> Iterator[None]:
     the process has a core to spare for the side worker (``side_worker``); as they were
     elsewhere. For one forward over a few short rows (the write path's relation model,
     the answer step's reranker): split over rows, three rows run as two and one, while a
-    second intra-op thread splits each product evenly (docs/BENCHMARKS.md, perf: four
-    rows of 33 tokens 6.1 ms against 6.6, three 4.9 against 6.9). The kernels split a
+    second intra-op thread splits each product evenly (docs/BENCHMARKS.md, perf, on a
+    2-core AMD EPYC: four rows of 33 tokens 6.1 ms against 6.6, three 4.9 against 6.9;
+    not measured on the Intel machines with AMX). The kernels split a
     product's outputs between the threads, not its sums: on the machines measured every
     probability came out the same to the bit. Torch's count is per thread, so other
     threads keep theirs."""
