@@ -7,14 +7,13 @@ candidate records (the statement read as naming the record's person where it say
 "she", ``cues.with_person_named``). The decision itself is the pure rule set of
 ``core.open_world``. Records in history (but those an earlier statement of the same
 message retired), and records of someone else (``may_share_state``), are never asked
-about. Both questions go through one batched
-forward (the statement alone, and at most ``max_pairs`` (record, statement) pairs, once per
+about. The stance is read while the message is embedded, on the spare core where there is
+one (``prepare``); the pairs (at most ``max_pairs`` (record, statement) pairs, once per
 reading of the statement: with and without a trailing aside or a request's frame,
-``core.open_world.sentence_readings``): on a
-CPU a forward over a few short texts costs about what one costs, since streaming the
-weights dominates. What a statement takes as given (``cues.presupposed``: "the increased
-budget of $8,000" inside a worry) is read beside each record in a second forward, with
-each pair's padding masked.
+``core.open_world.sentence_readings``) go through one batched forward, with the stance
+too where it was not read ahead. What a statement takes as given (``cues.presupposed``:
+"the increased budget of $8,000" inside a worry) is read beside each record in a second
+forward, with each pair's padding masked.
 """
 
 from __future__ import annotations
