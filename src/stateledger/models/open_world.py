@@ -65,8 +65,7 @@ class OpenWorldPolicy:
         """Start reading the statements' stances beside their embedding
         (``RelationModel.read_stances_beside``), as ``_judged`` and ``stance_of`` read them;
         each judge forward then holds only its pairs."""
-        self.model.read_stances_beside(
-            [without_day_words(st.first_person_text or st.text) for st in statements])
+        self.model.read_stances_beside([_stance_text(st) for st in statements])
 
     def stance_of(self, st: Statement) -> Stance:
         return self._with_request_read(st, _stance(
@@ -115,7 +114,7 @@ class OpenWorldPolicy:
         said = [r for r in sentence_readings(text) if r not in phrases]
         probs, relations = self.model.judge(
             text, [c.record.text for _ in said for c in pool],
-            stance_text=without_day_words(text),
+            stance_text=_stance_text(statement),
             paired=[with_person_named(r, c.record.subject, c.record.text)
                     for r in said for c in pool])
         per_reading = relations.reshape(len(said), len(pool), len(RELATIONS))
@@ -136,6 +135,13 @@ class OpenWorldPolicy:
                      for c in candidates]
         return decide_open_world(statement, self._with_request_read(statement, _stance(probs)),
                                  annotated, t)
+
+
+def _stance_text(st: Statement) -> str:
+    """The statement as its stance is read in ``_judged`` (and so read ahead in
+    ``prepare``, keyed by this text): its first-person reading, without the day it was
+    told on."""
+    return without_day_words(st.first_person_text or st.text)
 
 
 def _stance(probs: Iterable[float]) -> Stance:

@@ -276,9 +276,11 @@ class Inference(Generic[E]):
         those of the whole batch: a row's products do not depend on the other rows, and
         the padding flag is the batch's."""
         padded = not bool(mask.all()) if padded is None else padded
-        if ids.shape[0] <= BOTH_CORES_MAX_ROWS or not threads.has_side():
-            with threads.both_cores():
+        if ids.shape[0] <= BOTH_CORES_MAX_ROWS:
+            with threads.both_cores():  # as it is where no core is spare
                 return self.net.encode(ids, types, mask, padded=padded)
+        if not threads.has_side():
+            return self.net.encode(ids, types, mask, padded=padded)
 
         def rows(part: slice) -> torch.Tensor:
             with _mode(self.bf16):  # per thread in torch: the helper enters its own

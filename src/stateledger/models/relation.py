@@ -180,8 +180,9 @@ class RelationModel:
         """Start reading the stances of ``texts`` on the side worker (``threads.beside``),
         where the process has one, for ``judge`` and ``stances`` to take up: the write path
         starts it before a message's embedding, whose one row leaves the other core idle,
-        so a statement's judge forward holds only its pairs. Each text's stance is the one
-        ``stances`` gives it (its row masked to its own tokens, as in the judge's batch)."""
+        so a statement's judge forward holds only its pairs. Texts are read in batches of
+        ``EARLY_BATCH`` of similar length, each row masked to its own tokens as in the
+        judge's batch (the same probabilities up to a batch's arithmetic)."""
         unique = list(dict.fromkeys(texts))
         if not unique or not threads.has_side():
             return
