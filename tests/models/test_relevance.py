@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 import torch
 
@@ -69,3 +70,25 @@ def test_a_short_training_run_writes_weights_that_load_and_score(tmp_path: Path)
     assert out.exists() and report["history"][0]["generated"]["n"] == 32
     scores = RelevanceModel.load(out).relevance("where do I live?", ["I live in Oslo", "hi"])
     assert scores.shape == (2,) and all(0.0 <= s <= 1.0 for s in scores)
+
+
+def test_a_fine_tune_goes_on_from_the_saved_weights(tmp_path: Path) -> None:
+    # ``train relevance --from``: with nothing to learn (a learning rate of 0) the
+    # fine-tuned weights score exactly as the ones it started from, not as MiniLM's layers
+    # with a fresh head.
+    splits = split_vocabulary(vocabulary(), 0)
+    train = question_pairs(splits["train"], 48, 0)
+    val = {"generated": question_pairs(splits["val"], 16, 0)}
+    first, second = tmp_path / "first.pt", tmp_path / "second.pt"
+    train_relevance_model(train, val, RelevanceTrainConfig(layers=1, batch=16, threads=1), first)
+    train_relevance_model(train, val, RelevanceTrainConfig(
+        layers=1, batch=16, threads=1, lr=0.0, head_lr=0.0, start=first), second)
+    records = ["I live in Oslo", "I play the cello", "hi"]
+    before = RelevanceModel.load(first).relevance("where do I live?", records)
+    after = RelevanceModel.load(second).relevance("where do I live?", records)
+    assert np.allclose(before, after, atol=1e-3)
+    fresh = tmp_path / "fresh.pt"
+    train_relevance_model(train, val, RelevanceTrainConfig(
+        layers=1, batch=16, threads=1, lr=0.0, head_lr=0.0), fresh)
+    assert not np.allclose(before, RelevanceModel.load(fresh).relevance(
+        "where do I live?", records), atol=1e-3)

@@ -9,7 +9,12 @@ from collections import Counter
 from stateledger.core.open_world import RELATIONS
 from stateledger.synth import hard_pairs as H
 from stateledger.synth.entities import KINDS
-from stateledger.synth.statements import pairs, question_pairs, split_vocabulary
+from stateledger.synth.statements import (
+    entity_question_pairs,
+    pairs,
+    question_pairs,
+    split_vocabulary,
+)
 from stateledger.synth.vocab import vocabulary
 
 
@@ -61,3 +66,12 @@ def test_kinds_of_things_are_split_apart_and_questions_ask_about_them() -> None:
              if q.attribute.startswith("entity:")]
     assert asked and {q.attribute.split(":")[1].split(".")[0] for q in asked} <= keys["val"]
     assert {q.relevant for q in asked} == {True, False}
+
+
+def test_entity_question_pairs_ask_one_facet_of_a_named_thing() -> None:
+    vocab = split_vocabulary(vocabulary(), seed=0)["train"]
+    asked = entity_question_pairs(vocab, 300, seed=2)
+    assert len(asked) == 300 and all(q.attribute.startswith("entity:") for q in asked)
+    assert 0.3 < sum(q.relevant for q in asked) / len(asked) < 0.7
+    assert asked == entity_question_pairs(vocab, 300, seed=2)
+    assert asked != entity_question_pairs(vocab, 300, seed=3)

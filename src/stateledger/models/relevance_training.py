@@ -27,8 +27,18 @@ from torch import nn
 from torch.nn import functional as F
 
 from stateledger import threads
-from stateledger.models.pair_encoder import PairConfig, minilm_init, tokenize_pairs
-from stateledger.models.relevance import LAYERS, RelevanceEncoder, save_relevance_model
+from stateledger.models.pair_encoder import (
+    PairConfig,
+    load_encoder,
+    minilm_init,
+    tokenize_pairs,
+)
+from stateledger.models.relevance import (
+    FORMAT_VERSION,
+    LAYERS,
+    RelevanceEncoder,
+    save_relevance_model,
+)
 from stateledger.synth.examples import QuestionPair
 
 Progress = Callable[[str, int, int], None]
@@ -45,6 +55,9 @@ class RelevanceTrainConfig:
     weight_decay: float = 0.01
     seed: int = 0
     threads: int = 2
+    # Saved weights to go on from instead of MiniLM's own layers (``train relevance
+    # --from``): a fine-tune of the shipped reranker on new data keeps what it learned.
+    start: Path | None = None
 
 
 def _batches(data: Sequence[QuestionPair], size: int, rng: random.Random) -> list[list[int]]:
@@ -97,7 +110,11 @@ def train_relevance_model(train: Sequence[QuestionPair], val: Mapping[str, Seque
     torch.manual_seed(cfg.seed)
     threads.use(torch, cfg.threads)
     rng = random.Random(cfg.seed)
-    model, tok = minilm_init(RelevanceEncoder, PairConfig(layers=cfg.layers))
+    if cfg.start is not None:
+        model, tok = load_encoder(RelevanceEncoder, cfg.start, FORMAT_VERSION,
+                                  "relevance model", "relevance")
+    else:
+        model, tok = minilm_init(RelevanceEncoder, PairConfig(layers=cfg.layers))
     model.train()
     encoder = [p for n, p in model.named_parameters() if not n.startswith("relevance.")]
     heads = [p for n, p in model.named_parameters() if n.startswith("relevance.")]
@@ -131,6 +148,7 @@ def train_relevance_model(train: Sequence[QuestionPair], val: Mapping[str, Seque
         history.append(metrics)
         if loss_sum < best:
             best = loss_sum
+            config = {k: str(v) if isinstance(v, Path) else v for k, v in asdict(cfg).items()}
             save_relevance_model(model, out, {"epoch": epoch + 1, "val": metrics,
-                                              "config": asdict(cfg), "train_pairs": len(train)})
+                                              "config": config, "train_pairs": len(train)})
     return {"history": history, "best_val_loss": best}

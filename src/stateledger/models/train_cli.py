@@ -37,6 +37,7 @@ from stateledger import threads
 
 if TYPE_CHECKING:  # torch is imported only by the commands that train
     from stateledger.models.relation_training import PairTrainConfig
+    from stateledger.models.relevance_training import RelevanceTrainConfig
 
 VARIANTS: tuple[str, ...] = ("learned", "learned_no_cf", "learned_no_reliability",
                              "learned_no_grounding")
@@ -254,8 +255,16 @@ def _relevance_parser(tsub: Any) -> None:
     p.add_argument("--seed", type=int, default=0, help="generator and training seed")
     p.add_argument("--questions", type=int, default=60_000,
                    help="generated training (question, record) pairs")
+    p.add_argument("--entity-questions", type=int, default=0,
+                   help="more question pairs about one facet of a named thing, beside the "
+                   "generated ones (which hold 6%% of them)")
     p.add_argument("--val", type=int, default=2_000, help="generated validation pairs")
     p.add_argument("--epochs", type=int, default=1, help="epochs")
+    p.add_argument("--from", dest="start", type=Path, default=None, metavar="WEIGHTS",
+                   help="go on from these weights (a relevance_model.pt) instead of MiniLM's "
+                   "own layers: a fine-tune of trained weights on new data")
+    p.add_argument("--lr", type=float, default=None,
+                   help="encoder learning rate (default 5e-5; the head's rate scales with it)")
     p.add_argument("--no-mine", action="store_true",
                    help="train on generated pairs only (no shared data needed)")
     p.add_argument("--held-out", action="store_true",
@@ -273,16 +282,21 @@ def cmd_relevance(args: argparse.Namespace) -> None:
 
     from stateledger.bench.cli import emit, metrics_table, progress_bar, staged_progress
     from stateledger.models.relevance import MODEL_FILE
-    from stateledger.models.relevance_training import RelevanceTrainConfig, train_relevance_model
-    from stateledger.synth.statements import question_pairs, split_vocabulary
+    from stateledger.models.relevance_training import train_relevance_model
+    from stateledger.synth.statements import (
+        entity_question_pairs,
+        question_pairs,
+        split_vocabulary,
+    )
     from stateledger.synth.vocab import vocabulary
 
     threads.use(torch, args.threads)
     out = (args.out or data_dir()) / MODEL_FILE
     started = time.perf_counter()
     splits = split_vocabulary(vocabulary(), args.seed)
-    train = question_pairs(splits["train"] if args.held_out else vocabulary(), args.questions,
-                           args.seed)
+    vocab = splits["train"] if args.held_out else vocabulary()
+    train = question_pairs(vocab, args.questions, args.seed)
+    train += entity_question_pairs(vocab, args.entity_questions, args.seed)
     seen = "held-out" if args.held_out else "seen"
     val = {f"generated ({seen} attributes)": question_pairs(splits["val"], args.val, args.seed)}
     with progress_bar() as bar:
@@ -291,9 +305,8 @@ def cmd_relevance(args: argparse.Namespace) -> None:
             mined = mine_relevance_pairs(args.seed, step)
             train = train + mined["train"]
             val["mined"] = mined["val"]
-        report = train_relevance_model(
-            train, val, RelevanceTrainConfig(epochs=args.epochs, seed=args.seed,
-                                             threads=args.threads), out, progress=step)
+        report = train_relevance_model(train, val, _relevance_config(args), out,
+                                       progress=step)
     best = min(report["history"], key=lambda h: h["loss"])
     rows = {name: {**{k: round(v, 4) for k, v in best[name].items()}, "epoch": best["epoch"]}
             for name in val}
@@ -302,6 +315,16 @@ def cmd_relevance(args: argparse.Namespace) -> None:
                "weights": str(out), "models": rows}
     emit(args, payload, metrics_table(f"train relevance -> {out} (mined validation: "
                                       "held-out conversations)", rows))
+
+
+def _relevance_config(args: argparse.Namespace) -> RelevanceTrainConfig:
+    from stateledger.models.relevance_training import RelevanceTrainConfig
+
+    cfg = RelevanceTrainConfig(epochs=args.epochs, seed=args.seed, threads=args.threads,
+                               start=args.start)
+    if args.lr is None:
+        return cfg
+    return replace(cfg, lr=args.lr, head_lr=cfg.head_lr * args.lr / cfg.lr)
 
 
 def mine_relevance_pairs(seed: int, step: Callable[[str, int, int], None]

@@ -116,10 +116,11 @@ def _continuing(text: str) -> str:
     return text[:1].lower() + text[1:] if text.startswith(opens) else text
 
 
-def entity_question_pair(rng: random.Random, kinds: tuple[EntityKind, ...]
-                         ) -> QuestionPair | None:
+def entity_question_pair(rng: random.Random, kinds: tuple[EntityKind, ...], *,
+                         other_things: bool = True) -> QuestionPair | None:
     """A question about one facet of a thing against a record of that facet (relevant),
-    of another facet of the same thing, or of the same facet of another thing (neither)."""
+    of another facet of the same thing, or (``other_things``) of the same facet of another
+    thing (neither)."""
     if not kinds:
         return None
     kind = rng.choice(kinds)
@@ -131,7 +132,7 @@ def entity_question_pair(rng: random.Random, kinds: tuple[EntityKind, ...]
     r = rng.random()
     if r < 0.5:
         relevant, record = True, _stated(rng, facet, thing, _value(rng, facet))
-    elif r < 0.8:
+    elif r < 0.8 or not other_things:
         other = rng.choice([f for f in kind.facets if f.key != facet.key])
         relevant, record = False, _stated(rng, other, thing, _value(rng, other))
     else:

@@ -595,6 +595,19 @@ def question_pairs(vocab: Vocabulary, n: int, seed: int) -> list[QuestionPair]:
     return collect(n, lambda: _question_pair(w))
 
 
+def entity_question_pairs(vocab: Vocabulary, n: int, seed: int) -> list[QuestionPair]:
+    """``n`` question pairs about one facet of a named thing (``hard_pairs``): half answered
+    by a record of that facet, half by another facet of the same thing. ``question_pairs``
+    draws such pairs for 6% of its own; a fine-tune of the reranker adds these
+    (``stateledger train relevance --entity-questions``), as it scored other facets of a
+    named thing as answers ("the book club now meets on Thursdays" for "how many members
+    does the book club have?"). Not the same facet of another thing: a fine-tune on those
+    taught it that a record must name the asked thing, and chats tell a change without
+    naming it again ("the deadline is now 15 September")."""
+    rng = random.Random(f"entity-questions:{seed}")
+    return collect(n, lambda: H.entity_question_pair(rng, vocab.entities, other_things=False))
+
+
 def _question_pair(w: Writer) -> QuestionPair | None:
     attr = w.rng.choice(w.vocab.attributes)
     subject = w.subject(0.8)
