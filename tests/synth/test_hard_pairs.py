@@ -5,8 +5,12 @@ from __future__ import annotations
 import random
 import re
 from collections import Counter
+from dataclasses import replace
+
+import pytest
 
 from stateledger.core.open_world import RELATIONS
+from stateledger.errors import InvalidInputError
 from stateledger.synth import hard_pairs as H
 from stateledger.synth.entities import KINDS
 from stateledger.synth.statements import (
@@ -75,3 +79,6 @@ def test_entity_question_pairs_ask_one_facet_of_a_named_thing() -> None:
     assert 0.3 < sum(q.relevant for q in asked) / len(asked) < 0.7
     assert asked == entity_question_pairs(vocab, 300, seed=2)
     assert asked != entity_question_pairs(vocab, 300, seed=3)
+    with pytest.raises(InvalidInputError, match="no named things"):
+        entity_question_pairs(replace(vocab, entities=()), 10, seed=2)
+    assert entity_question_pairs(replace(vocab, entities=()), 0, seed=2) == []

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, TypeVar
 
 from stateledger.core.open_world import RELATIONS
+from stateledger.errors import InvalidInputError
 from stateledger.synth import hard_pairs as H
 from stateledger.synth import render as R
 from stateledger.synth import variants as V
@@ -604,6 +605,8 @@ def entity_question_pairs(vocab: Vocabulary, n: int, seed: int) -> list[Question
     does the book club have?"). Not the same facet of another thing: a fine-tune on those
     taught it that a record must name the asked thing, and chats tell a change without
     naming it again ("the deadline is now 15 September")."""
+    if n > 0 and not any(k.facets and len(k.names) > 1 for k in vocab.entities):
+        raise InvalidInputError("the vocabulary has no named things to ask about")
     rng = random.Random(f"entity-questions:{seed}")
     return collect(n, lambda: H.entity_question_pair(rng, vocab.entities, other_things=False))
 
