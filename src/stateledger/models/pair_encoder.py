@@ -188,7 +188,7 @@ def save_encoder(model: PairEncoder, path: Path, fmt: int, extra: Mapping[str, A
     """The fine-tuned weights in float16 (the frozen word embeddings are not saved)."""
     state = {k: v.detach().to(torch.float16) for k, v in model.state_dict().items()}
     blob = {"format": fmt, "config": json.dumps(asdict(model.cfg)), "state": state,
-            "info": json.dumps(dict(extra))}
+            "info": json.dumps(dict(extra), default=str)}  # a path as its text
     path.parent.mkdir(parents=True, exist_ok=True)
     torch.save(blob, path)
 

@@ -21,7 +21,7 @@ import math
 import random
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
@@ -285,7 +285,6 @@ def train_relation_model(data: dict[str, RelationData], cfg: PairTrainConfig, ou
         history.append(metrics)
         if metrics["loss"] < best:
             best = metrics["loss"]
-            config = {k: str(v) if isinstance(v, Path) else v for k, v in cfg.__dict__.items()}
             save_relation_model(model, out, {"epoch": epoch + 1, "val": metrics,
-                                             "config": config})
+                                             "config": asdict(cfg)})
     return {"history": history, "best_val_loss": best, "steps": step}

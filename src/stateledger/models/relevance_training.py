@@ -148,7 +148,6 @@ def train_relevance_model(train: Sequence[QuestionPair], val: Mapping[str, Seque
         history.append(metrics)
         if loss_sum < best:
             best = loss_sum
-            config = {k: str(v) if isinstance(v, Path) else v for k, v in asdict(cfg).items()}
             save_relevance_model(model, out, {"epoch": epoch + 1, "val": metrics,
-                                              "config": config, "train_pairs": len(train)})
+                                              "config": asdict(cfg), "train_pairs": len(train)})
     return {"history": history, "best_val_loss": best}

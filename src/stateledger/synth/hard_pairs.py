@@ -116,6 +116,13 @@ def _continuing(text: str) -> str:
     return text[:1].lower() + text[1:] if text.startswith(opens) else text
 
 
+def askable(kind: EntityKind) -> bool:
+    """Whether ``entity_question_pair`` can ask about ``kind``: two names, two facets, and
+    a question for one of them."""
+    return len(kind.names) >= 2 and len(kind.facets) >= 2 and any(f.questions
+                                                                  for f in kind.facets)
+
+
 def entity_question_pair(rng: random.Random, kinds: tuple[EntityKind, ...], *,
                          other_things: bool = True) -> QuestionPair | None:
     """A question about one facet of a thing against a record of that facet (relevant),
@@ -125,7 +132,7 @@ def entity_question_pair(rng: random.Random, kinds: tuple[EntityKind, ...], *,
         return None
     kind = rng.choice(kinds)
     facet = rng.choice(kind.facets)
-    if not facet.questions or len(kind.facets) < 2 or len(kind.names) < 2:
+    if not facet.questions or not askable(kind):
         return None
     thing, other_thing = rng.sample(kind.names, 2)
     question = _fill(rng.choice(facet.questions), thing)

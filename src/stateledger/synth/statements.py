@@ -605,7 +605,7 @@ def entity_question_pairs(vocab: Vocabulary, n: int, seed: int) -> list[Question
     does the book club have?"). Not the same facet of another thing: a fine-tune on those
     taught it that a record must name the asked thing, and chats tell a change without
     naming it again ("the deadline is now 15 September")."""
-    if n > 0 and not any(k.facets and len(k.names) > 1 for k in vocab.entities):
+    if n > 0 and not any(H.askable(k) for k in vocab.entities):
         raise InvalidInputError("the vocabulary has no named things to ask about")
     rng = random.Random(f"entity-questions:{seed}")
     return collect(n, lambda: H.entity_question_pair(rng, vocab.entities, other_things=False))
