@@ -4,6 +4,7 @@ writes weights that load back (a tiny run on generated pairs)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -11,7 +12,7 @@ import pytest
 import torch
 
 from stateledger.core.question import without_times
-from stateledger.errors import ModelError
+from stateledger.errors import InvalidInputError, ModelError
 from stateledger.models.relevance import (
     FORMAT_VERSION,
     RelevanceModel,
@@ -92,3 +93,40 @@ def test_a_fine_tune_goes_on_from_the_saved_weights(tmp_path: Path) -> None:
         layers=1, batch=16, threads=1, lr=0.0, head_lr=0.0), fresh)
     assert not np.allclose(before, RelevanceModel.load(fresh).relevance(
         "where do I live?", records), atol=1e-3)
+
+
+def test_keep_holds_the_starting_scores_of_every_pair_but_the_new_ones(tmp_path: Path) -> None:
+    # ``train relevance --keep``: the kept pairs' targets are the starting weights' own
+    # scores, so a fine-tune on wrong labels (every label flipped) leaves them about where
+    # they were, while the same fine-tune on labels alone moves them; the new pairs still
+    # train on their labels. Validation counts answers lost against the starting weights.
+    splits = split_vocabulary(vocabulary(), 0)
+    train = question_pairs(splits["train"], 48, 0)
+    val = {"generated": question_pairs(splits["val"], 16, 0)}
+    start = tmp_path / "start.pt"
+    train_relevance_model(train, val, RelevanceTrainConfig(layers=1, batch=16, threads=1), start)
+    flipped = [replace(q, relevant=not q.relevant) for q in train]
+    moved = {}
+    for keep in (0.0, 1.0):
+        out = tmp_path / f"keep{keep}.pt"
+        report = train_relevance_model(flipped, val, RelevanceTrainConfig(
+            layers=1, batch=16, threads=1, head_lr=5e-3, start=start, keep=keep), out)
+        assert "answers_lost" in report["history"][0]["generated"]
+        before = RelevanceModel.load(start).relevance(train[0].question,
+                                                      [q.record for q in train])
+        after = RelevanceModel.load(out).relevance(train[0].question,
+                                                   [q.record for q in train])
+        moved[keep] = float(np.abs(after - before).mean())
+    assert moved[1.0] < moved[0.0] / 2
+
+
+def test_keep_needs_starting_weights_and_a_share_within_zero_and_one(tmp_path: Path) -> None:
+    splits = split_vocabulary(vocabulary(), 0)
+    train = question_pairs(splits["train"], 16, 0)
+    out = tmp_path / "out.pt"
+    with pytest.raises(InvalidInputError, match="start"):
+        train_relevance_model(train, {}, RelevanceTrainConfig(layers=1, keep=0.5), out)
+    with pytest.raises(InvalidInputError, match="within 0 and 1"):
+        train_relevance_model(train, {}, RelevanceTrainConfig(layers=1, keep=1.5,
+                                                              start=tmp_path / "x.pt"), out)
+    assert not out.exists()

@@ -10,6 +10,14 @@ The model (``models.relevance.RelevanceEncoder``) starts from all six MiniLM lay
 fine-tuned with binary cross-entropy, AdamW, linear warm-up and decay; the epoch with the
 lowest validation loss is kept. CPU only, seeded. The command that reproduces the shipped
 weights is in docs/BENCHMARKS.md.
+
+A fine-tune of saved weights (``RelevanceTrainConfig.start``) on a few new kinds of pair
+(``new``) can keep what the weights knew of everything else (``keep``): each other pair's
+target is then its label blended with the starting weights' own score of it, so the
+fine-tune moves the scores the new pairs ask to move and holds the rest, including what
+a label cannot say (a relevant pair the weights score 0.45 is an answer, over the answer
+step's 0.25; its label alone would let the new pairs pull it under). Validation then also
+reports the pairs whose side of that threshold changed against the starting weights.
 """
 
 from __future__ import annotations
@@ -27,6 +35,7 @@ from torch import nn
 from torch.nn import functional as F
 
 from stateledger import threads
+from stateledger.core.resolver import RELEVANT
 from stateledger.models.pair_encoder import (
     PairConfig,
     load_encoder,
@@ -58,6 +67,9 @@ class RelevanceTrainConfig:
     # Saved weights to go on from instead of MiniLM's own layers (``train relevance
     # --from``): a fine-tune of the shipped reranker on new data keeps what it learned.
     start: Path | None = None
+    # With ``start``: the starting weights' own score's share in the target of every pair
+    # but the new ones (0 trains on labels alone).
+    keep: float = 0.0
 
 
 def _batches(data: Sequence[QuestionPair], size: int, rng: random.Random) -> list[list[int]]:
@@ -81,32 +93,60 @@ def _batch(tok: Any, data: Sequence[QuestionPair], idx: Sequence[int]
     return ids, types, mask, torch.tensor([float(data[i].relevant) for i in idx])
 
 
-def evaluate_relevance(model: RelevanceEncoder, tok: Any, data: Sequence[QuestionPair],
-                       batch: int = 64) -> dict[str, float]:
-    """Mean binary cross-entropy and accuracy at 0.5 over ``data``."""
+def _logits(model: RelevanceEncoder, tok: Any, data: Sequence[QuestionPair],
+            batch: int = 64) -> torch.Tensor:
     model.eval()
-    loss, hits = 0.0, 0
+    out = []
     with torch.inference_mode():
         for start in range(0, len(data), batch):
-            idx = list(range(start, min(start + batch, len(data))))
-            ids, types, mask, y = _batch(tok, data, idx)
-            logit = model(ids, types, mask)
-            loss += float(F.binary_cross_entropy_with_logits(logit, y, reduction="sum"))
-            hits += int(((logit > 0).float() == y).sum())
+            ids, types, mask, _ = _batch(tok, data, range(start, min(start + batch, len(data))))
+            out.append(model(ids, types, mask))
     model.train()
+    return torch.cat(out) if out else torch.zeros(0)
+
+
+def score_pairs(model: RelevanceEncoder, tok: Any, data: Sequence[QuestionPair]
+                ) -> torch.Tensor:
+    """The model's relevance probability of each pair."""
+    return torch.sigmoid(_logits(model, tok, data))
+
+
+def evaluate_relevance(model: RelevanceEncoder, tok: Any, data: Sequence[QuestionPair],
+                       before: torch.Tensor | None = None) -> dict[str, float]:
+    """Mean binary cross-entropy and accuracy at 0.5 over ``data``; given the starting
+    weights' scores (``before``), also how many pairs crossed the answer step's threshold
+    (``RELEVANT``) against them: answers lost (relevant pairs that fell under it) and
+    non-answers gained (irrelevant pairs that rose over it)."""
+    logit = _logits(model, tok, data)
+    p = torch.sigmoid(logit)
+    y = torch.tensor([float(q.relevant) for q in data])
     n = max(1, len(data))
-    return {"loss": loss / n, "accuracy": hits / n, "n": float(len(data))}
+    loss = float(F.binary_cross_entropy_with_logits(logit, y, reduction="sum"))
+    metrics = {"loss": loss / n, "accuracy": int(((logit > 0).float() == y).sum()) / n,
+               "n": float(len(data))}
+    if before is not None:
+        was, now = before >= RELEVANT, p >= RELEVANT
+        metrics["answers_lost"] = float(int((y.bool() & was & ~now).sum()))
+        metrics["non_answers_gained"] = float(int((~y.bool() & ~was & now).sum()))
+    return metrics
 
 
 def train_relevance_model(train: Sequence[QuestionPair], val: Mapping[str, Sequence[QuestionPair]],
                           cfg: RelevanceTrainConfig, out: Path,
-                          progress: Progress | None = None) -> dict[str, Any]:
-    """Fine-tune the reranker on ``train``; ``val`` maps a name to its validation pairs
-    (their losses summed choose the epoch). Writes the best epoch's weights to ``out``."""
-    if not train:
-        from stateledger.errors import InvalidInputError
+                          progress: Progress | None = None,
+                          new: Sequence[QuestionPair] = ()) -> dict[str, Any]:
+    """Fine-tune the reranker on ``train`` and ``new``; ``val`` maps a name to its
+    validation pairs (their losses summed choose the epoch). With ``cfg.keep`` (and
+    ``cfg.start``), ``train``'s targets blend in the starting weights' scores and ``new``
+    trains on its labels alone. Writes the best epoch's weights to ``out``."""
+    from stateledger.errors import InvalidInputError
 
+    if not train and not new:
         raise InvalidInputError("no training pairs")
+    if not 0.0 <= cfg.keep <= 1.0:
+        raise InvalidInputError(f"keep must be within 0 and 1, not {cfg.keep}")
+    if cfg.keep and cfg.start is None:
+        raise InvalidInputError("keep needs starting weights to keep (start)")
     torch.manual_seed(cfg.seed)
     threads.use(torch, cfg.threads)
     rng = random.Random(cfg.seed)
@@ -116,12 +156,20 @@ def train_relevance_model(train: Sequence[QuestionPair], val: Mapping[str, Seque
     else:
         model, tok = minilm_init(RelevanceEncoder, PairConfig(layers=cfg.layers))
     model.train()
+    data = [*train, *new]
+    target = torch.tensor([float(q.relevant) for q in data])
+    before: dict[str, torch.Tensor] = {}
+    if cfg.start is not None:
+        before = {name: score_pairs(model, tok, pairs) for name, pairs in val.items()}
+    if cfg.keep:
+        own = score_pairs(model, tok, train)
+        target[:len(train)] = (1 - cfg.keep) * target[:len(train)] + cfg.keep * own
     encoder = [p for n, p in model.named_parameters() if not n.startswith("relevance.")]
     heads = [p for n, p in model.named_parameters() if n.startswith("relevance.")]
     opt = torch.optim.AdamW([{"params": encoder, "lr": cfg.lr},
                              {"params": heads, "lr": cfg.head_lr}],
                             weight_decay=cfg.weight_decay)
-    steps = math.ceil(len(train) / cfg.batch)
+    steps = math.ceil(len(data) / cfg.batch)
     total = steps * cfg.epochs
     warm = max(1, int(cfg.warmup * total))
     sched = torch.optim.lr_scheduler.LambdaLR(
@@ -130,9 +178,9 @@ def train_relevance_model(train: Sequence[QuestionPair], val: Mapping[str, Seque
     best = math.inf
     started = time.perf_counter()
     for epoch in range(cfg.epochs):
-        for b, idx in enumerate(_batches(train, cfg.batch, rng)):
-            ids, types, mask, y = _batch(tok, train, idx)
-            loss = F.binary_cross_entropy_with_logits(model(ids, types, mask), y)
+        for b, idx in enumerate(_batches(data, cfg.batch, rng)):
+            ids, types, mask, _ = _batch(tok, data, idx)
+            loss = F.binary_cross_entropy_with_logits(model(ids, types, mask), target[idx])
             opt.zero_grad()
             loss.backward()  # type: ignore[no-untyped-call]
             nn.utils.clip_grad_norm_(model.parameters(), 1.0)
@@ -140,7 +188,7 @@ def train_relevance_model(train: Sequence[QuestionPair], val: Mapping[str, Seque
             sched.step()
             if progress is not None:
                 progress(f"train relevance (epoch {epoch + 1}/{cfg.epochs})", b + 1, steps)
-        metrics: dict[str, Any] = {name: evaluate_relevance(model, tok, pairs)
+        metrics: dict[str, Any] = {name: evaluate_relevance(model, tok, pairs, before.get(name))
                                    for name, pairs in val.items()}
         loss_sum = sum(m["loss"] for m in metrics.values())
         metrics |= {"epoch": epoch + 1, "loss": loss_sum,
@@ -149,5 +197,5 @@ def train_relevance_model(train: Sequence[QuestionPair], val: Mapping[str, Seque
         if loss_sum < best:
             best = loss_sum
             save_relevance_model(model, out, {"epoch": epoch + 1, "val": metrics,
-                                              "config": asdict(cfg), "train_pairs": len(train)})
+                                              "config": asdict(cfg), "train_pairs": len(data)})
     return {"history": history, "best_val_loss": best}

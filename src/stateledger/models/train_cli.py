@@ -265,6 +265,10 @@ def _relevance_parser(tsub: Any) -> None:
                    "own layers: a fine-tune of trained weights on new data")
     p.add_argument("--lr", type=float, default=None,
                    help="encoder learning rate (default 5e-5; the head's rate scales with it)")
+    p.add_argument("--keep", type=float, default=0.0,
+                   help="with --from: the starting weights' own score's share (0-1) in the "
+                   "target of every pair but the --entity-questions ones, so a fine-tune "
+                   "moves what those pairs teach and holds the rest (default 0: labels)")
     p.add_argument("--no-mine", action="store_true",
                    help="train on generated pairs only (no shared data needed)")
     p.add_argument("--held-out", action="store_true",
@@ -296,9 +300,12 @@ def cmd_relevance(args: argparse.Namespace) -> None:
     splits = split_vocabulary(vocabulary(), args.seed)
     vocab = splits["train"] if args.held_out else vocabulary()
     train = question_pairs(vocab, args.questions, args.seed)
-    train += entity_question_pairs(vocab, args.entity_questions, args.seed)
+    new = entity_question_pairs(vocab, args.entity_questions, args.seed)
     seen = "held-out" if args.held_out else "seen"
     val = {f"generated ({seen} attributes)": question_pairs(splits["val"], args.val, args.seed)}
+    if new:
+        val[f"entity questions ({seen} kinds)"] = entity_question_pairs(
+            splits["val"], max(200, args.val // 4), args.seed)
     with progress_bar() as bar:
         step = staged_progress(bar)
         if not args.no_mine:
@@ -306,11 +313,12 @@ def cmd_relevance(args: argparse.Namespace) -> None:
             train = train + mined["train"]
             val["mined"] = mined["val"]
         report = train_relevance_model(train, val, _relevance_config(args), out,
-                                       progress=step)
+                                       progress=step, new=new)
     best = min(report["history"], key=lambda h: h["loss"])
     rows = {name: {**{k: round(v, 4) for k, v in best[name].items()}, "epoch": best["epoch"]}
             for name in val}
-    payload = {"seconds": round(time.perf_counter() - started, 1), "train_pairs": len(train),
+    payload = {"seconds": round(time.perf_counter() - started, 1),
+               "train_pairs": len(train) + len(new),
                "val_pairs": {k: len(v) for k, v in val.items()}, "history": report["history"],
                "weights": str(out), "models": rows}
     emit(args, payload, metrics_table(f"train relevance -> {out} (mined validation: "
@@ -321,7 +329,7 @@ def _relevance_config(args: argparse.Namespace) -> RelevanceTrainConfig:
     from stateledger.models.relevance_training import RelevanceTrainConfig
 
     cfg = RelevanceTrainConfig(epochs=args.epochs, seed=args.seed, threads=args.threads,
-                               start=args.start)
+                               start=args.start, keep=args.keep)
     if args.lr is None:
         return cfg
     return replace(cfg, lr=args.lr, head_lr=cfg.head_lr * args.lr / cfg.lr)
