@@ -98,26 +98,32 @@ def test_a_fine_tune_goes_on_from_the_saved_weights(tmp_path: Path) -> None:
 def test_keep_holds_the_starting_scores_of_every_pair_but_the_new_ones(tmp_path: Path) -> None:
     # ``train relevance --keep``: the kept pairs' targets are the starting weights' own
     # scores, so a fine-tune on wrong labels (every label flipped) leaves them about where
-    # they were, while the same fine-tune on labels alone moves them; the new pairs still
-    # train on their labels. Validation counts answers lost against the starting weights.
+    # they were, while the same fine-tune on labels alone moves them, and so do the same
+    # pairs passed as new ones (they train on their labels whatever ``keep``). Validation
+    # counts answers lost against the starting weights.
     splits = split_vocabulary(vocabulary(), 0)
     train = question_pairs(splits["train"], 48, 0)
     val = {"generated": question_pairs(splits["val"], 16, 0)}
     start = tmp_path / "start.pt"
     train_relevance_model(train, val, RelevanceTrainConfig(layers=1, batch=16, threads=1), start)
     flipped = [replace(q, relevant=not q.relevant) for q in train]
+
+    def scores(path: Path) -> np.ndarray:
+        model = RelevanceModel.load(path)
+        return np.array([model.relevance(q.question, [q.record])[0] for q in train])
+
+    before = scores(start)
     moved = {}
-    for keep in (0.0, 1.0):
-        out = tmp_path / f"keep{keep}.pt"
-        report = train_relevance_model(flipped, val, RelevanceTrainConfig(
-            layers=1, batch=16, threads=1, head_lr=5e-3, start=start, keep=keep), out)
+    for name, keep, kept, new in (("labels", 0.0, flipped, []), ("kept", 1.0, flipped, []),
+                                  ("new", 1.0, [], flipped)):
+        out = tmp_path / f"{name}.pt"
+        report = train_relevance_model(kept, val, RelevanceTrainConfig(
+            layers=1, batch=16, threads=1, head_lr=5e-3, start=start, keep=keep), out,
+            new=new)
         assert "answers_lost" in report["history"][0]["generated"]
-        before = RelevanceModel.load(start).relevance(train[0].question,
-                                                      [q.record for q in train])
-        after = RelevanceModel.load(out).relevance(train[0].question,
-                                                   [q.record for q in train])
-        moved[keep] = float(np.abs(after - before).mean())
-    assert moved[1.0] < moved[0.0] / 2
+        moved[name] = float(np.abs(scores(out) - before).mean())
+    assert moved["kept"] < moved["labels"] / 2
+    assert moved["kept"] < moved["new"] / 2
 
 
 def test_keep_needs_starting_weights_and_a_share_within_zero_and_one(tmp_path: Path) -> None:

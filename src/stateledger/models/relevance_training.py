@@ -36,6 +36,7 @@ from torch.nn import functional as F
 
 from stateledger import threads
 from stateledger.core.resolver import RELEVANT
+from stateledger.models.head_refit import encode_rows
 from stateledger.models.pair_encoder import (
     PairConfig,
     load_encoder,
@@ -86,23 +87,15 @@ def _batches(data: Sequence[QuestionPair], size: int, rng: random.Random) -> lis
     return batches
 
 
-def _batch(tok: Any, data: Sequence[QuestionPair], idx: Sequence[int]
-           ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
-    ids, types, mask = tokenize_pairs(tok, [data[i].question for i in idx],
-                                      [data[i].record for i in idx])
-    return ids, types, mask, torch.tensor([float(data[i].relevant) for i in idx])
-
-
-def _logits(model: RelevanceEncoder, tok: Any, data: Sequence[QuestionPair],
-            batch: int = 64) -> torch.Tensor:
-    model.eval()
-    out = []
+def _logits(model: RelevanceEncoder, tok: Any, data: Sequence[QuestionPair]) -> torch.Tensor:
+    """The model's relevance logit of each pair, in order (rows of similar length batched
+    together, as a head refit reads them)."""
+    rows = encode_rows(model, tok, [q.question for q in data], [q.record for q in data],
+                       batch=64)
     with torch.inference_mode():
-        for start in range(0, len(data), batch):
-            ids, types, mask, _ = _batch(tok, data, range(start, min(start + batch, len(data))))
-            out.append(model(ids, types, mask))
+        logit: torch.Tensor = model.relevance(rows).squeeze(-1)
     model.train()
-    return torch.cat(out) if out else torch.zeros(0)
+    return logit
 
 
 def score_pairs(model: RelevanceEncoder, tok: Any, data: Sequence[QuestionPair]
@@ -179,7 +172,8 @@ def train_relevance_model(train: Sequence[QuestionPair], val: Mapping[str, Seque
     started = time.perf_counter()
     for epoch in range(cfg.epochs):
         for b, idx in enumerate(_batches(data, cfg.batch, rng)):
-            ids, types, mask, _ = _batch(tok, data, idx)
+            ids, types, mask = tokenize_pairs(tok, [data[i].question for i in idx],
+                                              [data[i].record for i in idx])
             loss = F.binary_cross_entropy_with_logits(model(ids, types, mask), target[idx])
             opt.zero_grad()
             loss.backward()  # type: ignore[no-untyped-call]
