@@ -810,6 +810,17 @@ def test_a_new_number_is_no_restatement(mem: Memory) -> None:
     answers(mem, "What is the budget for the wedding flowers?", "£400", absent=["£650"])
 
 
+def test_a_number_restated_in_words_is_a_restatement(mem: Memory) -> None:
+    # "Three" was compared with "3" as written, so a restatement the relation model read
+    # as the same state counted as a new number and revised the record it repeats.
+    actions = say(mem, (at(5, 2), "I'm reading 3 books this month."),
+                  (at(5, 20), "Three books on my list this month."),
+                  (at(6, 2), "I have two kids."),
+                  (at(6, 20), "We've got 2 children."), user="bo")
+    assert actions == [Action.APPEND, Action.NOOP, Action.APPEND, Action.NOOP]
+    assert mem.records("bo", Ledger.HISTORY) == []
+
+
 def test_a_date_kept_while_other_parts_of_the_plan_change(mem: Memory) -> None:
     # The venue change retired the record that held the date, and "When is ...?" was
     # answered with the newest state of the chain, which gives no date.

@@ -29,7 +29,7 @@ from stateledger.core.timeexpr import MONTH_NAME, TODAY
 
 __all__ = ["SLOT_PATTERNS", "Cues", "Mention", "SlotPattern", "adds_one_more", "analyse",
            "attitude", "canonical_role", "kinds", "mentions", "names_a_reporter",
-           "names_subject", "numbers_in", "opening_name", "opens_with_report", "presupposed",
+           "names_subject", "opening_name", "opens_with_report", "presupposed",
            "presupposes_change", "question_slots", "same_person", "same_value", "scopes",
            "subject_words", "tells_a_claim", "with_person_named", "without_attitude_words",
            "without_day_words"]
@@ -38,18 +38,6 @@ __all__ = ["SLOT_PATTERNS", "Cues", "Mention", "SlotPattern", "adds_one_more", "
 
 _FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|me|my|mine|we|we're|we've|our|us)\b", re.I)
 NAME_WORD = r"[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ]+"  # a capitalised first name, accented letters included
-# Numbers told in words, as chat tells them ("down to two hours a day", "a dozen eggs").
-NUMBER_WORDS = (r"one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|"
-                r"twenty|thirty|forty|fifty|hundred|thousand|dozen|half|a couple|a few|"
-                r"once|twice")
-NUMBER = re.compile(rf"\d+(?:[.,]\d+)*|\b(?:{NUMBER_WORDS})\b", re.I)
-
-
-def numbers_in(text: str) -> set[str]:
-    """The numbers ``text`` states, as written (digits, or words lower-cased)."""
-    return {m.group(0).lower() for m in NUMBER.finditer(text)}
-
-
 ROLE_WORDS = (  # people a user talks about by their relation to them
     r"(?:brother|sister|mom|mother|mum|dad|father|friend|best friend|boss|coworker|co-worker|"
     r"colleague|cousin|son|daughter|neighbou?r|roommate|aunt|uncle|grandma|grandpa|"

@@ -58,14 +58,12 @@ from dataclasses import dataclass, replace
 from datetime import timedelta
 
 from stateledger.core.cues import (
-    NUMBER,
     PRONOUN_SUBJECTS,
     adds_one_more,
     attitude,
     mentions,
     names_a_reporter,
     names_subject,
-    numbers_in,
     opens_with_report,
     presupposed,
     presupposes_change,
@@ -88,6 +86,7 @@ from stateledger.core.model import (
     Status,
 )
 from stateledger.core.names import ends_what_it_names
+from stateledger.core.numbers import NUMBER, numbers_in
 from stateledger.core.policy import Candidate, Statement, reliability
 from stateledger.core.quantity import Quantity, applied, count_of
 from stateledger.core.replaced import replaces_another_value

@@ -34,7 +34,6 @@ from typing import Literal
 
 from stateledger.core.cues import (
     NAME_WORD,
-    NUMBER,
     ROLE_MODIFIER,
     ROLE_WORDS,
     adds_one_more,
@@ -45,6 +44,7 @@ from stateledger.core.cues import (
     subject_words,
 )
 from stateledger.core.model import Record
+from stateledger.core.numbers import NUMBER
 from stateledger.core.timeexpr import MONTH_NAME, find_times
 
 _FAVOURITE = "favourite_"  # the slot table's prefix for what the user likes best

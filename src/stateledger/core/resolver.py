@@ -50,11 +50,12 @@ from stateledger.core.chain import (
     predecessor,
     went_on_in_its_message,
 )
-from stateledger.core.cues import adds_one_more, numbers_in
+from stateledger.core.cues import adds_one_more
 from stateledger.core.extract import PAST_TENSE_Q, content_keys, says_ended
 from stateledger.core.labels import EVOLUTION_LINKS, check_at
 from stateledger.core.model import Evidence, Label, LinkType, Status, View
 from stateledger.core.names import names_someone
+from stateledger.core.numbers import numbers_in
 from stateledger.core.packet import SUCCESSOR_LINKS
 from stateledger.core.profiler import FIRST_STATE, asks_prior_state, profile_query
 from stateledger.core.quantity import count_of

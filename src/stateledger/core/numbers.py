@@ -1,0 +1,111 @@
+"""Numbers in text, compared by value: "three", "3" and "3.0" are one number.
+
+Pure functions. ``NUMBER`` finds the numbers a text states, in digits or in words (a
+hand-written table of English number words: chat writes small counts as words, "down to two
+hours a day", "a dozen eggs"); ``numbers_in`` gives their values, so a statement that
+restates a record's number in the other form keeps it.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["NUMBER", "NUMBER_WORDS", "numbers_in"]
+
+# Numbers told in words, as chat tells them ("down to two hours a day", "a dozen eggs").
+NUMBER_WORDS = (r"one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|"
+                r"fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|"
+                r"fifty|sixty|seventy|eighty|ninety|hundred|thousand|million|dozen|half|"
+                r"a couple|a few|once|twice")
+NUMBER = re.compile(rf"\d+(?:[.,]\d+)*|\b(?:{NUMBER_WORDS})\b", re.I)
+
+
+# What each number word is worth, so a number told in words and in digits compare equal
+# ("Three books on my list" restates "I'm reading 3 books"). "a few" has no one value.
+_WORD_VALUE: dict[str, float] = {
+    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+    "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14,
+    "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19,
+    "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70,
+    "eighty": 80, "ninety": 90, "hundred": 100, "thousand": 1000, "million": 1_000_000,
+    "dozen": 12, "half": 0.5, "a couple": 2, "once": 1, "twice": 2,
+}
+_SCALES = {"hundred", "thousand", "million"}
+_TENS_WORDS = {"twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"}
+_THOUSANDS = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?")  # "1,450", "12,000.50"
+_JOINED = re.compile(r"[\s-]*(?:and\s+)?", re.I)  # between the words of one number
+
+
+def numbers_in(text: str) -> set[str]:
+    """The numbers ``text`` states, each by its value: "3" for "3", "three" and "3.0";
+    "1450" for "1,450"; "25" for "twenty-five"; "2000" for "two thousand" and "2 thousand".
+    A number said in words and the same number in digits are one number, so a statement
+    that restates a record's number in the other form keeps it. Vague amounts ("a few")
+    and other separators ("1,5") are kept as written (lower-cased)."""
+    out: set[str] = set()
+    run: list[str] = []  # the words (or leading digits) of the number being read
+    end = -1
+    for m in NUMBER.finditer(text):
+        word = m.group(0).lower()
+        joins = bool(run) and _JOINED.fullmatch(text, end, m.start()) is not None
+        if not joins or not _continues(run, word):
+            _close(run, out)
+            run = []
+        run.append(word)
+        end = m.end()
+    _close(run, out)
+    return out
+
+
+def _continues(run: list[str], word: str) -> bool:
+    """Whether ``word`` goes on the number ``run`` has begun ("twenty" "five", "two"
+    "hundred", "3" "thousand"), rather than starting another."""
+    last = run[-1]
+    if _value(last) is None or last in ("half", "a couple", "once", "twice", "dozen"):
+        return False
+    if word in _SCALES:
+        return True
+    if word not in _WORD_VALUE or word in ("half", "dozen", "a couple", "once", "twice"):
+        return False
+    if last in _SCALES:
+        return True  # "two hundred and five"
+    # Only a unit after a tens word: "twenty five", not "five twenty" or "ten twelve".
+    return last in _TENS_WORDS and _WORD_VALUE[word] < 10
+
+
+def _value(word: str) -> float | None:
+    """What one number word or one written number is worth; None for a vague amount ("a
+    few") or a form with no one value ("1,5", "1.2.3")."""
+    if word in _WORD_VALUE:
+        return _WORD_VALUE[word]
+    digits = word.replace(",", "") if _THOUSANDS.fullmatch(word) else word
+    try:
+        return float(digits)
+    except ValueError:
+        return None
+
+
+def _close(run: list[str], out: set[str]) -> None:
+    """Add the value of the number ``run`` spells to ``out`` (a word with no one value as
+    written: every word after the first has one, ``_continues``)."""
+    if not run:
+        return
+    first = _value(run[0])
+    if first is None:
+        out.add(run[0])
+        return
+    total, current = 0.0, first
+    for word in run[1:]:
+        value = _value(word) or 0.0
+        if word in _SCALES and value >= 1000:
+            total += max(current, 1.0) * value
+            current = 0.0
+        elif word in _SCALES:
+            current = max(current, 1.0) * value
+        else:
+            current += value
+    out.add(_canonical(total + current))
+
+
+def _canonical(value: float) -> str:
+    return str(int(value)) if value == int(value) else repr(value)

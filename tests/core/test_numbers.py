@@ -1,0 +1,36 @@
+"""Numbers compared by value: a number told in words and in digits is one number."""
+
+from __future__ import annotations
+
+import pytest
+
+from stateledger.core.numbers import numbers_in
+
+
+@pytest.mark.parametrize(("words", "digits"), [
+    ("Three books on my list this month.", "I'm reading 3 books this month."),
+    ("We pay $1,450 a month.", "Rent is $1450 now."),
+    ("About twenty-five people signed up.", "25 people signed up."),
+    ("twenty five of them", "25 of them"),
+    ("two hundred and five pages", "205 pages"),
+    ("a budget of 3 thousand", "a budget of 3,000"),
+    ("a dozen eggs", "12 eggs"),
+    ("I ran 4.0 km", "I ran 4 km"),
+])
+def test_a_number_in_words_or_digits_is_one_number(words: str, digits: str) -> None:
+    assert numbers_in(words) == numbers_in(digits)
+
+
+def test_different_numbers_stay_different() -> None:
+    assert numbers_in("The team is eight people now.") == {"8"}
+    assert numbers_in("six engineers") != numbers_in("eight engineers")
+    # Two numbers side by side are two numbers, not one ("five twenty", "2 and 3").
+    assert numbers_in("five twenty") == {"5", "20"}
+    assert numbers_in("between 2 and 3 hours") == {"2", "3"}
+    assert numbers_in("once or twice") == {"1", "2"}
+
+
+def test_amounts_with_no_one_value_are_kept_as_written() -> None:
+    assert numbers_in("a few days") == {"a few"}
+    assert numbers_in("version 1,5 and 1.2.3") == {"1,5", "1.2.3"}
+    assert numbers_in("no numbers here") == set()
