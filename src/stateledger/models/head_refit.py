@@ -31,11 +31,9 @@ from torch.nn import functional as F
 
 from stateledger import threads
 from stateledger.models.pair_encoder import (
-    PairEncoder,
+    encode_rows,
     load_encoder,
     shipped_path,
-    tokenize_pairs,
-    tokenize_texts,
 )
 from stateledger.models.relation import FORMAT_VERSION as RELATION_FORMAT
 from stateledger.models.relation import MODEL_FILE as RELATION_FILE
@@ -68,33 +66,6 @@ class HeadFit:
     state: dict[str, torch.Tensor]
     history: list[dict[str, float]]
     before: dict[str, float]
-
-
-def encode_rows(model: PairEncoder, tok: Any, firsts: Sequence[str],
-                seconds: Sequence[str] | None, batch: int, progress: Progress | None = None,
-                stage: str = "encode") -> torch.Tensor:
-    """The features a head reads, (len, 2 * hidden): of each text, or with ``seconds`` of
-    each (first, second) pair. Rows of similar length share a batch; they come back in
-    order."""
-    model.eval()
-    size = [len(a) + (len(seconds[i]) if seconds is not None else 0)
-            for i, a in enumerate(firsts)]
-    order = sorted(range(len(firsts)), key=lambda i: size[i])
-    out = torch.zeros((len(firsts), 2 * model.cfg.hidden))
-    steps = math.ceil(len(firsts) / batch)
-    with torch.inference_mode():
-        for step, start in enumerate(range(0, len(firsts), batch)):
-            idx = order[start : start + batch]
-            if seconds is None:
-                ids, mask = tokenize_texts(tok, [firsts[i] for i in idx])
-                types = torch.zeros_like(ids)
-            else:
-                ids, types, mask = tokenize_pairs(tok, [firsts[i] for i in idx],
-                                                  [seconds[i] for i in idx])
-            out[idx] = model.encode(ids, types, mask).float()
-            if progress is not None:
-                progress(stage, step + 1, steps)
-    return out
 
 
 def head_metrics(logits: torch.Tensor, targets: torch.Tensor, names: Sequence[str]

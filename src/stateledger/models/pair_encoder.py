@@ -18,10 +18,11 @@ from __future__ import annotations
 
 import copy
 import json
+import math
 import os
 import re
 import threading
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from functools import partial
@@ -178,6 +179,34 @@ def tokenize_pairs(tokenizer: Any, firsts: Sequence[str], seconds: Sequence[str]
 
 
 # --- shipped weights ---------------------------------------------------------------------------
+
+
+def encode_rows(model: PairEncoder, tok: Any, firsts: Sequence[str],
+                seconds: Sequence[str] | None, batch: int,
+                progress: Callable[[str, int, int], None] | None = None,
+                stage: str = "encode") -> torch.Tensor:
+    """The features a head reads, (len, 2 * hidden): of each text, or with ``seconds`` of
+    each (first, second) pair. Rows of similar length share a batch; they come back in
+    order."""
+    model.eval()
+    size = [len(a) + (len(seconds[i]) if seconds is not None else 0)
+            for i, a in enumerate(firsts)]
+    order = sorted(range(len(firsts)), key=lambda i: size[i])
+    out = torch.zeros((len(firsts), 2 * model.cfg.hidden))
+    steps = math.ceil(len(firsts) / batch)
+    with torch.inference_mode():
+        for step, start in enumerate(range(0, len(firsts), batch)):
+            idx = order[start : start + batch]
+            if seconds is None:
+                ids, mask = tokenize_texts(tok, [firsts[i] for i in idx])
+                types = torch.zeros_like(ids)
+            else:
+                ids, types, mask = tokenize_pairs(tok, [firsts[i] for i in idx],
+                                                  [seconds[i] for i in idx])
+            out[idx] = model.encode(ids, types, mask).float()
+            if progress is not None:
+                progress(stage, step + 1, steps)
+    return out
 
 
 def shipped_path(name: str) -> Path:

@@ -32,8 +32,10 @@ from torch.nn import functional as F
 
 from stateledger import threads
 from stateledger.core.open_world import RELATIONS
+from stateledger.models.keep import blended, check_keep
 from stateledger.models.pair_encoder import (
     PairConfig,
+    encode_rows,
     load_encoder,
     minilm_init,
     tokenize_pairs,
@@ -102,6 +104,9 @@ class PairTrainConfig:
     # Saved weights to go on from instead of MiniLM's own layers (``train relation --from``):
     # a fine-tune of shipped weights on new data keeps what they learned beside it.
     start: Path | None = None
+    # With ``start``: the starting weights' own output's share in the target of every
+    # example but the new pairs (``models.keep``; 0 trains on labels alone).
+    keep: float = 0.0
 
 
 def _batches(n: int, size: int, rng: random.Random,
@@ -141,6 +146,42 @@ def _stance_batch(tok: Any, data: Sequence[StatementExample], idx: Sequence[int]
                   ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     ids, mask = tokenize_texts(tok, [data[i].text for i in idx])
     return ids, mask, stance_targets([data[i] for i in idx])
+
+
+def relation_probabilities(model: CrossEncoder, tok: Any, data: Sequence[Pair]
+                           ) -> torch.Tensor:
+    """The model's relation probabilities of each pair, (len, 5), in order (rows of similar
+    length batched together)."""
+    rows = encode_rows(model, tok, [p.record for p in data], [p.statement for p in data],
+                       batch=64)
+    with torch.inference_mode():
+        out = torch.softmax(model.relation(rows).float(), dim=-1)
+    model.train()
+    return out
+
+
+def own_outputs(model: CrossEncoder, tok: Any, data: RelationData
+                ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """The model's own outputs on ``data``: relation probabilities of its pairs, relevance
+    probabilities of its questions and stance probabilities of its statements."""
+    relation = relation_probabilities(model, tok, data.pairs)
+    questions = encode_rows(model, tok, [q.question for q in data.questions],
+                            [q.record for q in data.questions], batch=64)
+    statements = encode_rows(model, tok, [e.text for e in data.statements], None, batch=64)
+    with torch.inference_mode():
+        relevance = torch.sigmoid(model.relevance(questions).squeeze(-1).float())
+        stance = torch.sigmoid(model.stance(statements).float())
+    model.train()
+    return relation, relevance, stance
+
+
+def changed_decisions(before: torch.Tensor, after: torch.Tensor, gold: Sequence[int]
+                      ) -> dict[str, float]:
+    """Pairs whose most likely relation changed against the starting weights: ``fixed``
+    (right now, wrong before) and ``broken`` (right before, wrong now)."""
+    y = torch.tensor(list(gold), dtype=torch.long)
+    was, now = before.argmax(-1) == y, after.argmax(-1) == y
+    return {"fixed": float(int((~was & now).sum())), "broken": float(int((was & ~now).sum()))}
 
 
 def evaluate_pairs(model: CrossEncoder, tok: Any, data: RelationData, batch: int = 64
@@ -218,9 +259,13 @@ def macro_f1(gold: Sequence[int], pred: Sequence[int], k: int) -> float:
 
 
 def train_relation_model(data: dict[str, RelationData], cfg: PairTrainConfig, out: Path,
-                         progress: Progress | None = None) -> dict[str, Any]:
+                         progress: Progress | None = None, new: Sequence[Pair] = (),
+                         new_val: Sequence[Pair] = ()) -> dict[str, Any]:
     """Fine-tune the cross-encoder on its three tasks; writes the best epoch's weights to
-    ``out``."""
+    ``out``. ``new``: pairs of a new kind trained beside ``data["train"]``'s, on their
+    labels alone even with ``cfg.keep`` (``models.keep``), validated on ``new_val``; the
+    epoch with the lowest summed validation loss is kept."""
+    check_keep(cfg.keep, cfg.start)
     torch.manual_seed(cfg.seed)
     threads.use(torch, cfg.threads)
     rng = random.Random(cfg.seed)
@@ -230,6 +275,24 @@ def train_relation_model(data: dict[str, RelationData], cfg: PairTrainConfig, ou
     else:
         model, tok = minilm_init(CrossEncoder, PairConfig(layers=cfg.layers))
     train, val = data["train"], data["val"]
+    pair_data = [*train.pairs, *new]
+    # Soft targets only where something is kept: on labels alone the loss reads the
+    # relation's index, as it always has.
+    relation_target: torch.Tensor | None = None
+    question_target = torch.tensor([float(q.relevant) for q in train.questions])
+    stance_target = stance_targets(train.statements)
+    before: dict[str, torch.Tensor] = {}
+    if cfg.start is not None:
+        before = {"val": relation_probabilities(model, tok, val.pairs),
+                  "new": relation_probabilities(model, tok, new_val)}
+    if cfg.keep:
+        own_relation, own_relevance, own_stance = own_outputs(model, tok, train)
+        relation_target = F.one_hot(torch.tensor([p.relation for p in pair_data]),
+                                    len(RELATIONS)).float()
+        relation_target[:len(train.pairs)] = blended(relation_target[:len(train.pairs)],
+                                                     own_relation, cfg.keep)
+        question_target = blended(question_target, own_relevance, cfg.keep)
+        stance_target = blended(stance_target, own_stance, cfg.keep)
     heads = ("relation.", "relevance.", "stance.")
     encoder_params = [p for n, p in model.named_parameters() if not n.startswith(heads)]
     head_params = [p for n, p in model.named_parameters() if n.startswith(heads)]
@@ -238,14 +301,14 @@ def train_relation_model(data: dict[str, RelationData], cfg: PairTrainConfig, ou
                             weight_decay=cfg.weight_decay)
     # A question batch and a stance batch beside every q_every-th / s_every-th pair batch, so
     # each task's examples are seen about once per epoch.
-    q_every = max(1, round(len(train.pairs) / max(1, len(train.questions))))
-    s_every = max(1, round(len(train.pairs) / max(1, len(train.statements))))
-    steps_per_epoch = math.ceil(len(train.pairs) / cfg.batch)
+    q_every = max(1, round(len(pair_data) / max(1, len(train.questions))))
+    s_every = max(1, round(len(pair_data) / max(1, len(train.statements))))
+    steps_per_epoch = math.ceil(len(pair_data) / cfg.batch)
     total = steps_per_epoch * cfg.epochs
     warm = max(1, int(cfg.warmup * total))
     sched = torch.optim.lr_scheduler.LambdaLR(
         opt, lambda s: min(1.0, (s + 1) / warm) * max(0.0, (total - s) / max(1, total - warm)))
-    p_lengths = [len(p.record) + len(p.statement) for p in train.pairs]
+    p_lengths = [len(p.record) + len(p.statement) for p in pair_data]
     q_lengths = [len(q.question) + len(q.record) for q in train.questions]
     s_lengths = [len(e.text) for e in train.statements]
     history: list[dict[str, float]] = []
@@ -256,20 +319,21 @@ def train_relation_model(data: dict[str, RelationData], cfg: PairTrainConfig, ou
         model.train()
         q_batches = _batches(len(train.questions), cfg.batch, rng, q_lengths)
         s_batches = _batches(len(train.statements), cfg.batch, rng, s_lengths)
-        for b, idx in enumerate(_batches(len(train.pairs), cfg.batch, rng, p_lengths)):
-            ids, types, mask, y = _pair_batch(tok, train.pairs, idx)
+        for b, idx in enumerate(_batches(len(pair_data), cfg.batch, rng, p_lengths)):
+            ids, types, mask, y = _pair_batch(tok, pair_data, idx)
             logits, _ = model(ids, types, mask)
-            loss = F.cross_entropy(logits, y)
+            loss = F.cross_entropy(logits, y if relation_target is None
+                                   else relation_target[idx])
             if q_batches and b % q_every == 0:
                 qidx = q_batches[(b // q_every) % len(q_batches)]
-                qids, qtypes, qmask, yq = _question_batch(tok, train.questions, qidx)
+                qids, qtypes, qmask, _ = _question_batch(tok, train.questions, qidx)
                 _, qlogit = model(qids, qtypes, qmask)
-                loss = loss + F.binary_cross_entropy_with_logits(qlogit, yq)
+                loss = loss + F.binary_cross_entropy_with_logits(qlogit, question_target[qidx])
             if s_batches and b % s_every == 0:
                 sidx = s_batches[(b // s_every) % len(s_batches)]
-                sids, smask, ys = _stance_batch(tok, train.statements, sidx)
+                sids, smask, _ = _stance_batch(tok, train.statements, sidx)
                 loss = loss + F.binary_cross_entropy_with_logits(model.stance_logits(sids, smask),
-                                                                 ys)
+                                                                 stance_target[sidx])
             opt.zero_grad()
             loss.backward()  # type: ignore[no-untyped-call]
             nn.utils.clip_grad_norm_(model.parameters(), 1.0)
@@ -279,7 +343,7 @@ def train_relation_model(data: dict[str, RelationData], cfg: PairTrainConfig, ou
             if progress is not None:
                 progress(f"train relation (epoch {epoch + 1}/{cfg.epochs})", b + 1,
                          steps_per_epoch)
-        metrics = evaluate_pairs(model, tok, val)
+        metrics = _validation(model, tok, val, new_val, before)
         metrics["epoch"] = epoch + 1
         metrics["elapsed_s"] = round(time.perf_counter() - started, 1)
         history.append(metrics)
@@ -288,3 +352,22 @@ def train_relation_model(data: dict[str, RelationData], cfg: PairTrainConfig, ou
             save_relation_model(model, out, {"epoch": epoch + 1, "val": metrics,
                                              "config": asdict(cfg)})
     return {"history": history, "best_val_loss": best, "steps": step}
+
+
+def _validation(model: CrossEncoder, tok: Any, val: RelationData, new_val: Sequence[Pair],
+                before: dict[str, torch.Tensor]) -> dict[str, float]:
+    """``evaluate_pairs`` on the validation data, the new kind's validation pairs as
+    ``new_*`` (their loss added to ``loss``), and with starting weights the decisions
+    changed against them (``changed_decisions``: ``relation_fixed`` / ``_broken``)."""
+    metrics = evaluate_pairs(model, tok, val)
+    if new_val:
+        extra = evaluate_pairs(model, tok, RelationData(list(new_val), [], []))
+        metrics["loss"] += extra["loss"]
+        metrics |= {"new_loss": extra["loss"],
+                    "new_relation_accuracy": extra["relation_accuracy"]}
+    for name, key, checked in (("relation", "val", val.pairs), ("new_relation", "new", new_val)):
+        if key in before and checked:
+            after = relation_probabilities(model, tok, checked)
+            changed = changed_decisions(before[key], after, [p.relation for p in checked])
+            metrics |= {f"{name}_{k}": v for k, v in changed.items()}
+    return metrics

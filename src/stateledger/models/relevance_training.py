@@ -36,9 +36,10 @@ from torch.nn import functional as F
 
 from stateledger import threads
 from stateledger.core.resolver import RELEVANT
-from stateledger.models.head_refit import encode_rows
+from stateledger.models.keep import blended, check_keep
 from stateledger.models.pair_encoder import (
     PairConfig,
+    encode_rows,
     load_encoder,
     minilm_init,
     tokenize_pairs,
@@ -136,10 +137,7 @@ def train_relevance_model(train: Sequence[QuestionPair], val: Mapping[str, Seque
 
     if not train and not new:
         raise InvalidInputError("no training pairs")
-    if not 0.0 <= cfg.keep <= 1.0:
-        raise InvalidInputError(f"keep must be within 0 and 1, not {cfg.keep}")
-    if cfg.keep and cfg.start is None:
-        raise InvalidInputError("keep needs starting weights to keep (start)")
+    check_keep(cfg.keep, cfg.start)
     torch.manual_seed(cfg.seed)
     threads.use(torch, cfg.threads)
     rng = random.Random(cfg.seed)
@@ -156,7 +154,7 @@ def train_relevance_model(train: Sequence[QuestionPair], val: Mapping[str, Seque
         before = {name: score_pairs(model, tok, pairs) for name, pairs in val.items()}
     if cfg.keep:
         own = score_pairs(model, tok, train)
-        target[:len(train)] = (1 - cfg.keep) * target[:len(train)] + cfg.keep * own
+        target[:len(train)] = blended(target[:len(train)], own, cfg.keep)
     encoder = [p for n, p in model.named_parameters() if not n.startswith("relevance.")]
     heads = [p for n, p in model.named_parameters() if n.startswith("relevance.")]
     opt = torch.optim.AdamW([{"params": encoder, "lr": cfg.lr},

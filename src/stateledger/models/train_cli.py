@@ -101,6 +101,13 @@ def _relation_parser(tsub: Any) -> None:
                    "own layers: a fine-tune of trained weights on new data")
     p.add_argument("--lr", type=float, default=None,
                    help="encoder learning rate (default 6e-5; the heads' rate scales with it)")
+    p.add_argument("--number-forms", type=int, default=0,
+                   help="more pairs whose statement writes the number in another form than "
+                   "its record (three / 3, $1,450 / $1450): restated or changed")
+    p.add_argument("--keep", type=float, default=0.0,
+                   help="with --from: the starting weights' own outputs' share (0-1) in the "
+                   "target of every example but the --number-forms pairs, so a fine-tune "
+                   "moves what those pairs teach and holds the rest (default 0: labels)")
     p.add_argument("--out", type=Path, default=None, help="output folder (default: package)")
     p.add_argument("--threads", type=int, default=2, help="torch CPU threads")
     p.add_argument("--json", action="store_true", help="print one JSON object")
@@ -111,13 +118,17 @@ def cmd_relation(args: argparse.Namespace) -> None:
     import torch
 
     from stateledger.bench.cli import emit, metrics_table, progress_bar, staged_progress
+    from stateledger.models.keep import check_keep
     from stateledger.models.relation import MODEL_FILE
     from stateledger.models.relation_training import (
         generate_data,
         train_relation_model,
     )
+    from stateledger.synth.number_forms import number_form_pairs
+    from stateledger.synth.statements import split_vocabulary
     from stateledger.synth.vocab import vocabulary
 
+    check_keep(args.keep, args.start)  # before minutes of data generation, not after
     threads.use(torch, args.threads)
     out = (args.out or data_dir()) / MODEL_FILE
     started = time.perf_counter()
@@ -126,13 +137,19 @@ def cmd_relation(args: argparse.Namespace) -> None:
     extra = mined_pairs(args.seed) if args.mine else None
     data = generate_data(vocabulary(), sizes, seed=args.seed, extra=extra,
                          held_out=args.held_out, loose=args.chat_noise)
+    splits = split_vocabulary(vocabulary(), args.seed)
+    new = number_form_pairs(splits["train"] if args.held_out else vocabulary(),
+                            args.number_forms, args.seed)
+    new_val = (number_form_pairs(splits["val"], max(200, args.val // 4), args.seed + 1)
+               if new else [])
     with progress_bar() as bar:
         report = train_relation_model(
             data, _relation_config(args),
-            out, progress=staged_progress(bar))
+            out, progress=staged_progress(bar), new=new, new_val=new_val)
     best = min(report["history"], key=lambda h: h["loss"])
     rows = {"validation": {**{k: round(v, 4) for k, v in best.items()}, "weights": str(out)}}
     payload = {"seconds": round(time.perf_counter() - started, 1), "sizes": sizes,
+               "number_forms": {"train": len(new), "val": len(new_val)},
                "mined": {split: {"pairs": len(p), "questions": len(q)}
                          for split, (p, q) in (extra or {}).items()},
                "history": report["history"], "models": rows}
@@ -144,7 +161,7 @@ def _relation_config(args: argparse.Namespace) -> PairTrainConfig:
     from stateledger.models.relation_training import PairTrainConfig
 
     cfg = PairTrainConfig(layers=args.layers, epochs=args.epochs, seed=args.seed,
-                          threads=args.threads, start=args.start)
+                          threads=args.threads, start=args.start, keep=args.keep)
     if args.lr is None:
         return cfg
     scale = args.lr / cfg.lr
@@ -285,6 +302,7 @@ def cmd_relevance(args: argparse.Namespace) -> None:
     import torch
 
     from stateledger.bench.cli import emit, metrics_table, progress_bar, staged_progress
+    from stateledger.models.keep import check_keep
     from stateledger.models.relevance import MODEL_FILE
     from stateledger.models.relevance_training import train_relevance_model
     from stateledger.synth.statements import (
@@ -294,6 +312,7 @@ def cmd_relevance(args: argparse.Namespace) -> None:
     )
     from stateledger.synth.vocab import vocabulary
 
+    check_keep(args.keep, args.start)  # before minutes of mining, not after
     threads.use(torch, args.threads)
     out = (args.out or data_dir()) / MODEL_FILE
     started = time.perf_counter()
