@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from stateledger.core.numbers import numbers_in
+from stateledger.core.numbers import numbers_in, spelled
 
 
 @pytest.mark.parametrize(("words", "digits"), [
@@ -34,3 +34,9 @@ def test_amounts_with_no_one_value_are_kept_as_written() -> None:
     assert numbers_in("a few days") == {"a few"}
     assert numbers_in("version 1,5 and 1.2.3") == {"1,5", "1.2.3"}
     assert numbers_in("no numbers here") == set()
+
+
+def test_spelled_numbers_read_back_as_themselves() -> None:
+    assert [spelled(n) for n in (0, 13, 40, 99, 100)] == ["zero", "thirteen", "forty",
+                                                          "ninety-nine", None]
+    assert all(numbers_in(spelled(n) or "") == {str(n)} for n in range(1, 100))

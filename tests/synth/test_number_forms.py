@@ -6,7 +6,7 @@ import pytest
 
 from stateledger.core.numbers import numbers_in
 from stateledger.core.open_world import RELATIONS
-from stateledger.synth.number_forms import number_form_pairs, other_form, spelled
+from stateledger.synth.number_forms import number_form_pairs, other_form
 from stateledger.synth.vocab import vocabulary
 
 
@@ -25,11 +25,6 @@ def test_the_first_number_is_written_the_other_way(text: str, other: str) -> Non
                                   "no number"])
 def test_a_number_with_no_other_form_gives_none(text: str) -> None:
     assert other_form(text) is None
-
-
-def test_spelled_numbers() -> None:
-    assert [spelled(n) for n in (0, 13, 40, 99, 100)] == ["zero", "thirteen", "forty",
-                                                          "ninety-nine", None]
 
 
 def test_pairs_restate_or_change_a_number_in_another_form_half_each() -> None:

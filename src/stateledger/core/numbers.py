@@ -10,28 +10,26 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["NUMBER", "NUMBER_WORDS", "numbers_in"]
+__all__ = ["NUMBER", "NUMBER_WORDS", "numbers_in", "spelled"]
 
-# Numbers told in words, as chat tells them ("down to two hours a day", "a dozen eggs").
-NUMBER_WORDS = (r"one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|"
-                r"fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|"
-                r"fifty|sixty|seventy|eighty|ninety|hundred|thousand|million|dozen|half|"
-                r"a couple|a few|once|twice")
-NUMBER = re.compile(rf"\d+(?:[.,]\d+)*|\b(?:{NUMBER_WORDS})\b", re.I)
-
-
+_UNITS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
+          "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen",
+          "seventeen", "eighteen", "nineteen")
+_TENS = ("", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety")
 # What each number word is worth, so a number told in words and in digits compare equal
-# ("Three books on my list" restates "I'm reading 3 books"). "a few" has no one value.
-_WORD_VALUE: dict[str, float] = {
-    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
-    "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14,
-    "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19,
-    "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70,
-    "eighty": 80, "ninety": 90, "hundred": 100, "thousand": 1000, "million": 1_000_000,
-    "dozen": 12, "half": 0.5, "a couple": 2, "once": 1, "twice": 2,
-}
+# ("Three books on my list" restates "I'm reading 3 books"). "a few" has no one value, and
+# "zero" is too rarely a count in chat to be read as one.
+_WORD_VALUE: dict[str, float] = (
+    {w: float(i) for i, w in enumerate(_UNITS) if i}
+    | {w: 10.0 * i for i, w in enumerate(_TENS) if w}
+    | {"hundred": 100, "thousand": 1000, "million": 1_000_000, "dozen": 12, "half": 0.5,
+       "a couple": 2, "once": 1, "twice": 2})
+# Numbers told in words, as chat tells them ("down to two hours a day", "a dozen eggs").
+NUMBER_WORDS = "|".join([*_WORD_VALUE, "a few"])
+NUMBER = re.compile(rf"\d+(?:[.,]\d+)*|\b(?:{NUMBER_WORDS})\b", re.I)
 _SCALES = {"hundred", "thousand", "million"}
-_TENS_WORDS = {"twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"}
+_TENS_WORDS = {w for w in _TENS if w}
+_ENDS_A_NUMBER = {"half", "a couple", "once", "twice", "dozen"}  # nothing goes on after them
 _THOUSANDS = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?")  # "1,450", "12,000.50"
 _JOINED = re.compile(r"[\s-]*(?:and\s+)?", re.I)  # between the words of one number
 
@@ -61,11 +59,11 @@ def _continues(run: list[str], word: str) -> bool:
     """Whether ``word`` goes on the number ``run`` has begun ("twenty" "five", "two"
     "hundred", "3" "thousand"), rather than starting another."""
     last = run[-1]
-    if _value(last) is None or last in ("half", "a couple", "once", "twice", "dozen"):
+    if _value(last) is None or last in _ENDS_A_NUMBER:
         return False
     if word in _SCALES:
         return True
-    if word not in _WORD_VALUE or word in ("half", "dozen", "a couple", "once", "twice"):
+    if word not in _WORD_VALUE or word in _ENDS_A_NUMBER:
         return False
     if last in _SCALES:
         return True  # "two hundred and five"
@@ -109,3 +107,13 @@ def _close(run: list[str], out: set[str]) -> None:
 
 def _canonical(value: float) -> str:
     return str(int(value)) if value == int(value) else repr(value)
+
+
+def spelled(n: int) -> str | None:
+    """``n`` in words, for 0 to 99 ("twenty-five"); None beyond."""
+    if 0 <= n < 20:
+        return _UNITS[n]
+    if 20 <= n < 100:
+        tens, units = divmod(n, 10)
+        return _TENS[tens] + (f"-{_UNITS[units]}" if units else "")
+    return None

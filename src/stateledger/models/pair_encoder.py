@@ -178,9 +178,6 @@ def tokenize_pairs(tokenizer: Any, firsts: Sequence[str], seconds: Sequence[str]
     return ids, types, mask
 
 
-# --- shipped weights ---------------------------------------------------------------------------
-
-
 def encode_rows(model: PairEncoder, tok: Any, firsts: Sequence[str],
                 seconds: Sequence[str] | None, batch: int,
                 progress: Callable[[str, int, int], None] | None = None,
@@ -207,6 +204,9 @@ def encode_rows(model: PairEncoder, tok: Any, firsts: Sequence[str],
             if progress is not None:
                 progress(stage, step + 1, steps)
     return out
+
+
+# --- shipped weights ---------------------------------------------------------------------------
 
 
 def shipped_path(name: str) -> Path:

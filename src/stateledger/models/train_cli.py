@@ -137,11 +137,12 @@ def cmd_relation(args: argparse.Namespace) -> None:
     extra = mined_pairs(args.seed) if args.mine else None
     data = generate_data(vocabulary(), sizes, seed=args.seed, extra=extra,
                          held_out=args.held_out, loose=args.chat_noise)
-    splits = split_vocabulary(vocabulary(), args.seed)
-    new = number_form_pairs(splits["train"] if args.held_out else vocabulary(),
-                            args.number_forms, args.seed)
-    new_val = (number_form_pairs(splits["val"], max(200, args.val // 4), args.seed + 1)
-               if new else [])
+    new, new_val = [], []
+    if args.number_forms:
+        splits = split_vocabulary(vocabulary(), args.seed)
+        new = number_form_pairs(splits["train"] if args.held_out else vocabulary(),
+                                args.number_forms, args.seed)
+        new_val = number_form_pairs(splits["val"], max(200, args.val // 4), args.seed + 1)
     with progress_bar() as bar:
         report = train_relation_model(
             data, _relation_config(args),

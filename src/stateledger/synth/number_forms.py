@@ -6,8 +6,8 @@ reads the other form as a new number (update 0.92 for "We're paying $1,450 a mon
 flat." after "Our monthly rent is $1450 now."). These pairs tell the record's number in
 another form (``same``) or a new number in another form (``update``), half each, so the
 form alone says nothing. The forms follow English convention (number words up to
-ninety-nine, thousands separated by commas): a hand-written table of generic English, not
-taken from any evaluation set.
+ninety-nine from ``core.numbers``' table, thousands separated by commas), not any
+evaluation set's.
 """
 
 from __future__ import annotations
@@ -15,41 +15,21 @@ from __future__ import annotations
 import random
 import re
 
+from stateledger.core.numbers import spelled
 from stateledger.core.open_world import RELATIONS
 from stateledger.synth import render as R
 from stateledger.synth.examples import Pair
 from stateledger.synth.schema import Attribute
 from stateledger.synth.statements import Vocabulary, Writer, collect
 
-_UNITS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
-          "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen",
-          "seventeen", "eighteen", "nineteen")
-_TENS = ("", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety")
-_WORD_VALUE = {w: i for i, w in enumerate(_UNITS)} | {w: 10 * i for i, w in enumerate(_TENS) if w}
-_WORD = "|".join(sorted(_WORD_VALUE, key=len, reverse=True))
+# Every number up to ninety-nine in words ("seven", "twenty-five"), and its value.
+_SPELLED_VALUE = {w: n for n in range(100) if (w := spelled(n)) is not None}
+_WORD = "|".join(sorted((w for w in _SPELLED_VALUE if "-" not in w), key=len, reverse=True))
 # The first number of a text: digits standing alone (not "25ms", "7:30" or "1.5"), or a
 # number in words ("twenty-five").
 _NUMBER = re.compile(
     rf"(?<![\w.:,])(?P<digits>\d{{1,3}}(?:,\d{{3}})+|\d+)(?P<sign>%|°)?(?![\w.:,]\d|\w)"
     rf"|\b(?P<words>(?:{_WORD})(?:-(?:{_WORD}))?)\b", re.I)
-
-
-def spelled(n: int) -> str | None:
-    """``n`` in words, for 0 to 99 ("twenty-five"); None beyond."""
-    if 0 <= n < 20:
-        return _UNITS[n]
-    if 20 <= n < 100:
-        tens, units = divmod(n, 10)
-        return _TENS[tens] + (f"-{_UNITS[units]}" if units else "")
-    return None
-
-
-def _words_value(words: str) -> int | None:
-    parts = words.lower().split("-")
-    if len(parts) == 1:
-        return _WORD_VALUE[parts[0]]
-    tens, units = (_WORD_VALUE[p] for p in parts)
-    return tens + units if tens >= 20 and tens % 10 == 0 and units < 10 else None
 
 
 def other_form(text: str) -> str | None:
@@ -60,7 +40,7 @@ def other_form(text: str) -> str | None:
     if m is None:
         return None
     if m.group("words") is not None:
-        value = _words_value(m.group("words"))
+        value = _SPELLED_VALUE.get(m.group("words").lower())  # not "five-twenty"
         replacement = None if value is None else str(value)
     else:
         digits = m.group("digits")
