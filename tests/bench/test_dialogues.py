@@ -61,11 +61,12 @@ def test_a_bad_file_is_a_data_error_that_says_where(text: str, message: str) -> 
         parse_dialogues(text, "dev", "f.txt")
 
 
-def test_the_shipped_halves_parse_and_share_no_conversation() -> None:
+def test_the_shipped_parts_parse_and_share_no_conversation() -> None:
     every = load_dialogues()
-    halves = {s: [d for d in every if d.split == s] for s in SPLITS}
-    assert all(len(h) >= 30 for h in halves.values())
-    assert not {d.name for d in halves["dev"]} & {d.name for d in halves["heldout"]}
+    parts = {s: {d.name for d in every if d.split == s} for s in SPLITS}
+    assert set(parts) == {"dev", "heldout", "heldout2"}
+    assert all(len(names) >= 30 for names in parts.values())
+    assert sum(len(names) for names in parts.values()) == len({d.name for d in every})
     with pytest.raises(DataError, match="unknown dialogue split"):
         load_dialogues(["test"])
 
@@ -98,7 +99,7 @@ def test_the_engine_answers_from_the_update_and_a_vector_store_does_not() -> Non
     baseline = {r["question"]: r for r in result.details["append-only"]}
     assert not baseline["What is my blood type?"]["passed"]  # it always answers
     m = result.systems["stateledger"]
-    assert m["n"] == 4 and m["dev"]["n"] == 4 and m["heldout"]["n"] == 0
+    assert m["n"] == 4 and m["dev"]["n"] == 4 and m["heldout"]["n"] == m["heldout2"]["n"] == 0
     assert set(m["kinds"]) == {"update"}
 
 

@@ -6,11 +6,13 @@ else's claim, another person's fact, a restatement, chit-chat, a second value, a
 statement, a "before" question, a variable never stated, a "when" question, a message with
 several facts), and longer chatty conversations of eight to ten turns in which several
 facts change (kind ``conversation``). The sentences were written for this bench, not taken
-from any evaluation set. Two halves ship with the package:
+from any evaluation set. Three parts ship with the package:
 
 - ``dev``: developed against (failures read, behaviour changed);
 - ``heldout``: written before any of that, and only ever measured, so its score estimates
-  what conversations nobody on the project wrote would get.
+  what conversations nobody on the project wrote would get;
+- ``heldout2``: a second held-out half, written later (the thirty-second session) by a
+  session that had read some of ``heldout``'s misses, and only measured since.
 
 Format (``bench/dialogues/*.txt``), one conversation per block::
 
@@ -53,7 +55,7 @@ from stateledger.bench.systems import Prediction
 from stateledger.errors import DataError
 from stateledger.models.embedder import Embedder
 
-SPLITS: tuple[str, ...] = ("dev", "heldout")
+SPLITS: tuple[str, ...] = ("dev", "heldout", "heldout2")
 DEFAULT_SYSTEMS: tuple[str, ...] = ("stateledger", "stateledger-rules", "stateledger-learned",
                                     "append-only", "mem0")
 NONE = "NONE"

@@ -90,8 +90,8 @@ def cmd_dialogues(args: argparse.Namespace) -> None:
     result.info["network_attempts"] = len(net.attempts)
     payload = result.to_dict()
     files = write_external_report(payload, Path(args.out), _command())
-    rows = {n: {"pass_rate": m["pass_rate"], "dev": m["dev"]["pass_rate"],
-                "heldout": m["heldout"]["pass_rate"], "n": m["n"], "add_errors": m["add_errors"]}
+    rows = {n: {"pass_rate": m["pass_rate"], **{s: m[s]["pass_rate"] for s in SPLITS},
+                "n": m["n"], "add_errors": m["add_errors"]}
             for n, m in payload["systems"].items()}
     for name, reason in payload["skipped"].items():
         print(f"skipped {name}: {reason}", file=sys.stderr)
@@ -125,11 +125,12 @@ def add_commands(bsub: Any) -> None:
     p.set_defaults(func=cmd_external)
 
     from stateledger.bench.dialogues import DEFAULT_SYSTEMS as DIALOGUE_SYSTEMS
+    from stateledger.bench.dialogues import SPLITS
 
     p = bsub.add_parser("dialogues", help="hand-written conversations in which facts change "
-                                          "(a dev half and a held-out half)")
-    p.add_argument("--split", choices=("dev", "heldout", "all"), default="all",
-                   help="which half (default: both, reported apart)")
+                                          "(a dev part and two held-out parts)")
+    p.add_argument("--split", choices=(*SPLITS, "all"), default="all",
+                   help="which part (default: all, reported apart)")
     p.add_argument("--systems", default=None,
                    help=f"comma-separated subset (default: {','.join(DIALOGUE_SYSTEMS)})")
     p.add_argument("--k", type=int, default=5, help="evidence items per answer (top-k)")
