@@ -1020,6 +1020,17 @@ def test_an_update_of_one_part_of_a_record_of_several_keeps_the_others(mem: Memo
     answers(mem, "How old am I?", "27", absent=["bistro"])
 
 
+def test_a_day_of_the_month_told_bare_is_the_new_time(mem: Memory) -> None:
+    """A time question is answered by the newest record that gives a time; a later one that
+    gives none is taken to have changed something else. "the 22nd" is a time."""
+    acts = say(mem, (at(2, 1), "Our newsletter goes out monthly, the copy deadline is on the "
+                               "18th and we review drafts on Thursdays."),
+               (at(3, 20), "We pushed the copy deadline to the 22nd so the designers get "
+                           "more time."))
+    assert acts[1] is Action.REVISE
+    answers(mem, "When is the copy deadline?", "22nd")
+
+
 def test_a_record_of_several_facts_is_updated_on_a_fact_it_tells_second(mem: Memory) -> None:
     """The slot table files "I'm 52, I live in Swansea, ..." under the age; a move is an
     update of the city it tells second, so the old city is history, not a live state."""

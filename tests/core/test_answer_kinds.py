@@ -542,6 +542,11 @@ def test_answer_kind_reads_the_shape_of_the_question() -> None:
     assert not states_kind("the coffee budget is being discussed", "number")
     assert states_kind("moved to March 22 at 4:30 PM", "time")
     assert not states_kind("the call got moved again", "time")
+    # A day of the month told bare is a time; an ordinal of something else is not.
+    assert states_kind("We pushed the code freeze to the 25th because QA needed time", "time")
+    assert states_kind("rent is due on the 1st", "time")
+    assert not states_kind("I live on the 5th floor", "time")
+    assert not states_kind("I failed my driving test for the 3rd time", "time")
     # A name inside a sentence, or opening one with a verb of its own; not a capital that
     # merely opens a sentence, nor a title's full stop read as a sentence's end.
     assert states_kind("I meet with my mentor Felix every month", "person")

@@ -399,7 +399,11 @@ _HAS_TIME = re.compile(
     # a clock hour told bare ("evenings after 7", "at 6 on Fridays")
     r"\b(?:at|after|before|until|till|around)\s+\d{1,2}(?![\d.,%])(?!\s*(?:kg|lbs?|km|"
     r"miles?|percent|years?|months?|weeks?|days?|hours?|minutes?|mins?|people|of|times?)\b)|"
-    r"\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}\s*(?:am|pm)\b|\b(?:19|20)\d{2}\b|\bq[1-4]\b", re.I)
+    r"\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}\s*(?:am|pm)\b|\b(?:19|20)\d{2}\b|\bq[1-4]\b|"
+    # a day of the month told bare ("moved to the 25th", "due on the 1st, not the 3rd"),
+    # not an ordinal of something else ("the 5th floor", "the 3rd time")
+    r"\bthe\s+\d{1,2}(?:st|nd|rd|th)\b(?=\s*(?:$|[,.;:!?)]|(?:of|and|or|but|because|"
+    r"since|as|so|instead|now|then|not|at|this|next)\b))", re.I)
 
 
 # "What is my brother's name?", "what is the band called?": a name, which the answer
