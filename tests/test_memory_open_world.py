@@ -1031,6 +1031,21 @@ def test_a_day_of_the_month_told_bare_is_the_new_time(mem: Memory) -> None:
     answers(mem, "When is the copy deadline?", "22nd")
 
 
+def test_a_claim_told_with_any_verb_of_telling_leaves_the_users_own_fact(mem: Memory) -> None:
+    """Someone else's claim about the user ("my friends have decided", "keeps telling
+    everyone", "there's a rumour that") does not revise what the user said themselves."""
+    acts = say(mem, (at(1, 3), "I'm single at the moment and quite happy about it."),
+               (at(2, 3), "My friends have decided I'm seeing someone from the office, which "
+                          "is news to me."))
+    assert acts[1] is not Action.REVISE
+    answers(mem, "Am I seeing anyone?", "single")
+    acts = say(mem, (at(1, 3), "I work as a dentist in Hull."),
+               (at(2, 3), "There's a rumour going round that I'm retraining as a pilot."),
+               user="dentist")
+    assert acts[1] is not Action.REVISE
+    answers(mem, "What is my job?", "dentist", user="dentist")
+
+
 def test_a_record_of_several_facts_is_updated_on_a_fact_it_tells_second(mem: Memory) -> None:
     """The slot table files "I'm 52, I live in Swansea, ..." under the age; a move is an
     update of the city it tells second, so the old city is history, not a live state."""

@@ -129,12 +129,24 @@ _PRONOUN_SUBJECT = re.compile(
     r"[^.!?:,\n]{0,30}:\s+|(?![^.!?:,\n]*\b(?:I|we|is|are|was|were|am)\b)"
     r"[^.!?:,\n]{0,30},\s+)*"
     r"(?P<pronoun>he|she)(?:'s\b|\s)", re.I)
+# Someone else's claim about the user, told as theirs: who ("my uncle", "my friends",
+# "Sam", "everyone at work"), a verb of telling or believing ("keeps telling everyone",
+# "swears", "is convinced", "has decided"), then a clause about the user; or a rumour
+# that the user ... A hand-written list of English reporting verbs.
 _REPORTED = re.compile(
-    r"\b(?P<who>(?:[Mm]y\s+" + ROLE_WORDS + r")|(?-i:" + NAME_WORD + r")|someone|somebody|"
-    r"people|they|he|"
-    r"she)\s+"
-    r"(?:says|said|told me|tells me|thinks|claims|claimed|mentioned|insists|heard)\s+(?:that\s+)?"
-    r"(?P<clause>(?:i|i'm|i've|you|you're|you've)\b.*)",
+    r"(?:\b(?P<who>(?:(?:[Mm]y|[Oo]ur)\s+" + ROLE_MODIFIER + r"(?:" + ROLE_WORDS
+    + r"s?|parents|folks|family|in-laws|gran|nan))|(?-i:" + NAME_WORD + r")|"
+    r"(?:some|a|this|that)\s+(?:guy|bloke|man|woman|lady|girl|person)|"
+    r"someone|somebody|people|everyone|everybody|they|he|she)"
+    r"(?:\s+(?:at|from)\s+(?:work|school|(?:the|my|our)\s+\w+))?\s+"
+    r"(?:(?:still|always|now|also|apparently|somehow|just)\s+)?"
+    r"(?:says|said|told\s+me|tells\s+me|thinks|think|claims|claimed|mentioned|insists|insisted|"
+    r"heard|reckons|reckon|swears|swore|believes|believe|assumes|assume|assumed|"
+    r"(?:is|are|was|were)\s+convinced|(?:has|have)\s+decided|"
+    r"(?:keeps?|kept)\s+(?:telling|saying\s+to)\s+(?:everyone|everybody|people|\w+\s+\w+)|"
+    r"(?:told|tells|is\s+telling|are\s+telling)\s+(?:everyone|everybody|people))"
+    r"|\brumou?r\b[^.!?]{0,60}?)\s+(?:that\s+)?"
+    r"(?P<clause>(?:i|i'm|i've|i'd|you|you're|you've)\b.*)",
     re.I,
 )
 # Discourse markers that look like hedges but hedge the telling, not the fact.
