@@ -11,8 +11,9 @@ from any evaluation set. Three parts ship with the package:
 - ``dev``: developed against (failures read, behaviour changed);
 - ``heldout``: written before any of that, and only ever measured, so its score estimates
   what conversations nobody on the project wrote would get;
-- ``heldout2``: a second held-out half, written later (the thirty-second session) by a
-  session that had read some of ``heldout``'s misses, and only measured since.
+- ``heldout2``: a second held-out part, written later (the thirty-second session, after
+  some of ``heldout``'s misses had been read), each turn checked to be no near-copy of a
+  sentence of the other two, and only measured since.
 
 Format (``bench/dialogues/*.txt``), one conversation per block::
 
