@@ -136,7 +136,7 @@ def parse_dialogues(text: str, split: str, where: str = "dialogues") -> list[Dia
 
 
 def load_dialogues(splits: Sequence[str] = SPLITS) -> list[Dialogue]:
-    """The shipped conversations of the given halves."""
+    """The shipped conversations of the given parts."""
     out: list[Dialogue] = []
     for split in splits:
         if split not in SPLITS:
