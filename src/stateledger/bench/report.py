@@ -167,16 +167,15 @@ def write_external_report(payload: dict[str, Any], out: Path, command: str) -> l
                  "", "Pass: the answer came from a right turn (or said 'not in memory' where "
                  "that is right). `heldout` and `heldout2` were written before any tuning "
                  "to them and are only measured.", ""]
-        from stateledger.bench.dialogues import SPLITS
+        from stateledger.bench.dialogues import SPLITS  # metrics hold every part, empty or not
 
-        parts = [s for s in SPLITS if any(s in m for m in systems.values())]
-        lines += _table(["system", "pass_rate", *parts, "n", "add_errors"],
-                        [[n, m["pass_rate"], *[m[s]["pass_rate"] for s in parts],
+        lines += _table(["system", "pass_rate", *SPLITS, "n", "add_errors"],
+                        [[n, m["pass_rate"], *[m[s]["pass_rate"] for s in SPLITS],
                           m["n"], m.get("add_errors")] for n, m in systems.items()])
         lines += ["", "## Pass rate per kind of change", ""]
         lines += _table(["system", *kinds], [[n, *[m["kinds"].get(k) for k in kinds]]
                                              for n, m in systems.items()])
-        groups = parts
+        groups = SPLITS
         series = {n: [float(m[s]["pass_rate"]) for s in groups] for n, m in systems.items()}
         title, ylabel = "Hand-written update conversations: pass rate", "pass rate"
     else:

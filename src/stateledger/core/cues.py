@@ -129,10 +129,14 @@ _PRONOUN_SUBJECT = re.compile(
     r"[^.!?:,\n]{0,30}:\s+|(?![^.!?:,\n]*\b(?:I|we|is|are|was|were|am)\b)"
     r"[^.!?:,\n]{0,30},\s+)*"
     r"(?P<pronoun>he|she)(?:'s\b|\s)", re.I)
+# Verbs of telling and believing someone else's account is given with (a hand-written
+# list of English verbs): the words every reading of a report below shares.
+_SAYS = (r"says|said|thinks|reckons|claims|claimed|insists|insisted|mentioned|swears|"
+         r"believes|heard")
 # Someone else's claim about the user, told as theirs: who ("my uncle", "my friends",
-# "Sam", "everyone at work"), a verb of telling or believing ("keeps telling everyone",
-# "swears", "is convinced", "has decided"), then a clause about the user; or a rumour
-# that the user ... A hand-written list of English reporting verbs.
+# "Sam", "everyone at work"), a verb of telling or believing (``_SAYS``, "keeps telling
+# everyone", "is convinced", "has decided"), then a clause about the user; or a rumour
+# that the user ...
 _REPORTED = re.compile(
     r"(?:\b(?P<who>(?:(?:[Mm]y|[Oo]ur)\s+" + ROLE_MODIFIER + r"(?:" + ROLE_WORDS
     + r"s?|parents|folks|family|in-laws|gran|nan))|(?-i:" + NAME_WORD + r")|"
@@ -140,9 +144,8 @@ _REPORTED = re.compile(
     r"someone|somebody|people|everyone|everybody|they|he|she)"
     r"(?:\s+(?:at|from)\s+(?:work|school|(?:the|my|our)\s+\w+))?\s+"
     r"(?:(?:still|always|now|also|apparently|somehow|just)\s+)?"
-    r"(?:says|said|told\s+me|tells\s+me|thinks|think|claims|claimed|mentioned|insists|insisted|"
-    r"heard|reckons|reckon|swears|swore|believes|believe|assumes|assume|assumed|"
-    r"(?:is|are|was|were)\s+convinced|(?:has|have)\s+decided|"
+    r"(?:" + _SAYS + r"|told\s+me|tells\s+me|think|reckon|swore|believe|assumes|assume|"
+    r"assumed|(?:is|are|was|were)\s+convinced|(?:has|have)\s+decided|"
     r"(?:keeps?|kept)\s+(?:telling|saying\s+to)\s+(?:everyone|everybody|people|\w+\s+\w+)|"
     r"(?:told|tells|is\s+telling|are\s+telling)\s+(?:everyone|everybody|people))"
     r"|\brumou?r\b[^.!?]{0,60}?)\s+(?:that\s+)?"
@@ -796,9 +799,8 @@ def _with_role_of_name(text: str, subject: str, as_in: str) -> str:
 # ("After a lot of arguing we cut the guest list down to 60": reported 0.81). A
 # hand-written reading of English, and a loose one on purpose: it only takes away a report
 # when nobody at all is named.
-# Verbs of telling and believing someone else's account is given with (hand-written).
-_TELLS = (r"says|said|thinks|thought|tells|told|keeps|kept|reckons|claims|claimed|insists|"
-          r"insisted|mentioned|swears|believes|heard")
+# ``_SAYS`` and the verbs that tell a report once a reporter is named ("Sam keeps ...").
+_TELLS = _SAYS + r"|thought|tells|told|keeps|kept"
 # A capital word mid-sentence may name a reporter, unless a place preposition comes first
 # ("a flat in Headingley"); a hand-written reading of English.
 _REPORTER = re.compile(
