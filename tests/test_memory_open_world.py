@@ -1080,3 +1080,39 @@ def test_stances_read_beside_the_embedding_decide_as_those_read_in_the_judge(
     assert outcomes[0] == outcomes[1]
     assert any(action is Action.REVISE for action, _, _ in outcomes[1])
     assert not shared_relation_model()._early  # every stance read ahead was taken up
+
+
+def test_a_verb_series_about_someone_is_updated_one_fact_at_a_time(mem: Memory) -> None:
+    """"Marta is 34, teaches ... and plays ..." is three facts about Marta: a new school
+    retires where she teaches, not what she plays or her age."""
+    acts = say(mem, (at(1, 9), "My cousin Marta is 34, teaches chemistry in Porto and plays "
+                               "the cello in an amateur orchestra."),
+               (at(9, 14), "Marta has moved to a school in Lisbon, teaching chemistry there "
+                           "since September."))
+    assert acts[1] is Action.REVISE
+    answers(mem, "What instrument does Marta play?", "cello", absent=["Lisbon"])
+    answers(mem, "Where does Marta teach?", "Lisbon")
+    answers(mem, "How old is Marta?", "34", absent=["Lisbon"])
+
+
+def test_an_update_of_one_fact_of_a_message_is_no_state_of_its_other_facts(
+        mem: Memory) -> None:
+    """The write path keeps "opens at 9" and "closes at 6" side by side; a later opening
+    time is no closing time, however alike the two questions read."""
+    say(mem, (at(2, 3), "The library on Hope Street opens at 9, closes at 6 and lends out "
+                        "e-readers."),
+        (at(4, 20), "The Hope Street library opens at 10 on weekdays now."))
+    answers(mem, "When does the Hope Street library close?", "6", absent=["10"])
+    answers(mem, "When does the Hope Street library open?", "10")
+
+
+def test_facts_of_a_verb_series_restate_none_of_each_other(mem: Memory) -> None:
+    """Three facts about one caravan told in one sentence are three live records: each
+    shares the subject with the first, and is no restatement of it."""
+    tx = mem.add("Our caravan sleeps four, runs on gas and needs new tyres.", user_id="alice",
+                 at=at(3, 2))
+    assert [p.action for p in tx.parts] == [Action.APPEND] * 3
+    assert len(mem.records("alice")) == 3
+    answers(mem, "What fuel does the caravan run on?", "gas")
+    answers(mem, "What does the caravan need?", "tyres")
+

@@ -201,10 +201,13 @@ class Memory:
         A message is split into statements (``core.segment``: sentences, list items and the
         clauses of run-on sentences; code blocks are context, never facts), each decided on
         its own against its candidates, in order, so a later statement sees what an earlier
-        one wrote. The returned transaction is the message's most consequential statement
-        (the first that changed state, else the first); ``tx.parts`` holds every statement's
-        transaction in order when there is more than one. Every statement's record keeps
-        ``provenance`` (the message id), so an answer can point back to the message.
+        one wrote. A list of verb phrases after one subject ("My uncle Piotr is 58, lives in
+        Gdansk and drives a taxi") is one statement per verb, each recorded with the subject
+        ("My uncle Piotr lives in Gdansk"). The returned transaction is the message's most
+        consequential statement (the first that changed state, else the first);
+        ``tx.parts`` holds every statement's transaction in order when there is more than
+        one. Every statement's record keeps ``provenance`` (the message id), so an answer
+        can point back to the message.
 
         ``speaker`` names who said it when that is not the user (e.g. the other person in a
         conversation); their first-person facts are then about them, not the user.
@@ -219,7 +222,7 @@ class Memory:
         pieces = split_statements(msg.text)
         statements = self._analysed(msg, pieces)
         self._prepare(statements)
-        vectors = self.embedder.embed([p.text for p in pieces]) if pieces else None
+        vectors = self.embedder.embed([p.statement for p in pieces]) if pieces else None
         return self._remember(msg, pieces, statements, vectors)
 
     def add_many(
@@ -247,7 +250,7 @@ class Memory:
             statements = [self._analysed(checked[i], ps) for i, ps in zip(chunk, pieces,
                                                                              strict=True)]
             self._prepare([st for sts in statements for st in sts])
-            flat = [p.text for ps in pieces for p in ps]
+            flat = [p.statement for ps in pieces for p in ps]
             vectors = self.embedder.embed(flat) if flat else np.zeros((0, EMBEDDING_DIM))
             per_message, offset = [], 0
             for ps in pieces:
@@ -264,8 +267,10 @@ class Memory:
                   ) -> list[Statement]:
         """Each statement of a message as the policy sees it (a microsecond apart, so a
         later statement that revises an earlier one still comes after it)."""
-        return [self.analyse(p.text, msg.user_id, msg.at + timedelta(microseconds=i),
-                             msg.source, msg.speaker) for i, p in enumerate(pieces)]
+        return [replace(self.analyse(p.statement, msg.user_id,
+                                     msg.at + timedelta(microseconds=i), msg.source,
+                                     msg.speaker), series_member=bool(p.subject))
+                for i, p in enumerate(pieces)]
 
     def _prepare(self, statements: Sequence[Statement]) -> None:
         """Called just before the statements are embedded: a policy that prepares
@@ -293,7 +298,7 @@ class Memory:
             # The host keeps every statement, mapped to the record written or to the live
             # record a noop restated, so its later hits lead back to state records.
             kept = tx.record or tx.target
-            self.host.put(HostTurn(piece.text, uid, tx.at, who, provenance, vector,
+            self.host.put(HostTurn(piece.statement, uid, tx.at, who, provenance, vector,
                                    kept.id if kept is not None else None))
         txs = [tx for _, tx in changes]
         primary = next((tx for tx in txs if tx.action is not Action.NOOP), txs[0])

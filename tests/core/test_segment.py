@@ -197,3 +197,53 @@ def test_a_request_to_the_assistant_is_read_without_its_frame() -> None:
     assert before_request("The rent is £1,150.") is None
     assert without_request("Can you help me with that?") == "Can you help me with that?"
     assert before_request("Thanks, can you help me pick a formation?") is None
+
+
+def statements(message: str) -> list[str]:
+    return [p.statement for p in split_statements(message)]
+
+
+def test_a_verb_series_is_one_statement_per_verb_each_with_the_subject() -> None:
+    # An update of one fact ("Piotr retired from the taxi") must retire that one alone.
+    assert statements("My uncle Piotr is 58, lives in Gdansk and drives a taxi.") == [
+        "My uncle Piotr is 58", "My uncle Piotr lives in Gdansk",
+        "My uncle Piotr drives a taxi."]
+    assert statements("The build box has 64 GB of RAM, runs Ubuntu 22.04, and sits in "
+                      "Frankfurt.") == [
+        "The build box has 64 GB of RAM", "The build box runs Ubuntu 22.04",
+        "The build box sits in Frankfurt."]
+    assert statements("I moved to Leeds, started at the hospital and joined a choir.") == [
+        "I moved to Leeds", "I started at the hospital", "I joined a choir."]
+    assert statements("I'm 41, live in Cork and work as a carpenter.") == [
+        "I'm 41", "I live in Cork", "I work as a carpenter."]
+    # The span is the clause's own words; the subject rides beside it.
+    message = "My sister Ruth is 29, lives in Leeds and works as a midwife."
+    for piece in split_statements(message):
+        assert message[piece.start : piece.end] == piece.text
+        assert piece.statement.startswith("My sister Ruth ")
+
+
+def test_lists_that_are_no_verb_series_stay_whole() -> None:
+    assert stays_whole("She is tall, tired and hungry.")  # adjectives, one word each
+    assert stays_whole("The house has three bedrooms, stairs in the middle and gardens at the "
+                       "back.")  # things it has, not what it does
+    # After "I" a bare word is a verb only if it is a common verb: these are things grown.
+    assert stays_whole("I grow tomatoes, peppers in pots and beans on the fence.")
+    assert stays_whole("Our old cat Biscuit is fourteen and still rules the whole house.")
+
+
+def test_a_comma_splice_before_a_value_with_a_currency_sign_is_cut() -> None:
+    assert texts("My flat is on the fourth floor, the rent is €1,150 and the landlord is "
+                 "retired.") == ["My flat is on the fourth floor", "the rent is €1,150",
+                                 "the landlord is retired."]
+
+
+def test_and_before_a_name_with_its_verb_starts_a_clause_without_a_comma() -> None:
+    assert texts("Our band is called Low Tide, we rehearse on Tuesdays and Kasia plays the "
+                 "bass.") == ["Our band is called Low Tide, we rehearse on Tuesdays",
+                              "Kasia plays the bass."]
+    assert stays_whole("I love Tom and Jerry cartoons with my kids.")  # two names joined
+    assert stays_whole("My older brother and Kasia plays in a band.")  # no verb before "and"
+    # "and I" after a name is the speaker's own clause.
+    assert texts("My sister Ellie lives in Bristol and I live in Cardiff.") == [
+        "My sister Ellie lives in Bristol", "I live in Cardiff."]

@@ -2,12 +2,13 @@
 
 Pure functions over the links the write path made (supersede, evolve, verify) between the
 records of an evidence packet: which records one state's chain joins, the state a record
-took over from, and whether a state was told and replaced within one message.
+took over from, whether a state was told and replaced within one message, and which records
+are the other facts of one message.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence, Set
 from datetime import timedelta
 
 from stateledger.core.labels import EVOLUTION_LINKS
@@ -66,3 +67,34 @@ def went_on_in_its_message(ev: Evidence, evidence: Sequence[Evidence]) -> bool:
     return any(s.record.id in after and s.record.provenance == ev.record.provenance
                and timedelta(0) < s.record.valid_from - start < _ONE_MESSAGE
                for s in evidence)
+
+
+def _told_together(a: Evidence, b: Evidence) -> bool:
+    """Whether ``a`` and ``b`` are statements of one message."""
+    return (a.record.provenance == b.record.provenance
+            and abs(a.record.valid_from - b.record.valid_from) < _ONE_MESSAGE)
+
+
+def _roots(ev: Evidence, by_id: Mapping[str, Evidence]) -> list[Evidence]:
+    """``ev`` and the states it took over from, newest first, as far as the packet holds
+    them."""
+    out, step = [ev], predecessor(ev, by_id)
+    while step is not None and step not in out:
+        out.append(step)
+        step = predecessor(step, by_id)
+    return out
+
+
+def without_siblings(anchor: Evidence, rest: Sequence[Evidence],
+                     evidence: Sequence[Evidence], chain: Set[str]) -> list[Evidence]:
+    """``rest`` without the later states of the other facts of the anchor's own message:
+    the write path split that message into statements that stand side by side ("The
+    bakery opens at 7, closes at 3 and ..."), and a later statement that took over from
+    one of them ("now opens at 8") and not from the anchor is a state of that one's
+    variable, however alike the reranker scores the two for the question. The other facts
+    themselves stay: two statements of one message may tell one variable ("I only play the
+    guitar on holidays now. Most of the time I play the harmonica")."""
+    by_id = {e.record.id: e for e in evidence}
+    return [ev for ev in rest
+            if not any(root.record.id not in chain and _told_together(root, anchor)
+                       for root in _roots(ev, by_id)[1:])]

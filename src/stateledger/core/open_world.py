@@ -460,20 +460,24 @@ def _read(st: Statement, c: Candidate) -> Candidate:
     return replace(c, relation=checked_relation(st, c))
 
 
-def _within_message(c: Candidate, corrects: bool) -> Candidate:
+def _within_message(c: Candidate, corrects: bool, series: bool = False) -> Candidate:
     """A message states its facts side by side ("The kitchen budget is 9,000, the bathroom
     budget is 4,000"; "the site runs on WordPress and we host it with Kinsta"): a later
     statement retires an earlier one of the same message only when it corrects it ("...
     sorry, I mean 4,500"). Otherwise an update or ending reading of the pair is taken as
     two facts, and both stay live (the later one is the newer where they are one state).
     An earlier statement that itself retired a state ("I said goodbye to Portland") is no
-    fact standing beside the next one: "I relocated to Pittsburgh" goes on to replace it."""
+    fact standing beside the next one: "I relocated to Pittsburgh" goes on to replace it.
+    A fact of a verb series (``series``) restates none of the facts told beside it either:
+    "Our camper van needs a new clutch" is no "Our camper van sleeps four" said again."""
     if (not c.same_message or corrects or c.relation is None
             or c.record.linked(LinkType.SUPERSEDES)):
         return c
     out = list(c.relation)
-    out[UNRELATED] += out[UPDATE] + out[END]
-    out[UPDATE] = out[END] = 0.0
+    moved = (UPDATE, END, SAME) if series else (UPDATE, END)
+    out[UNRELATED] += sum(out[k] for k in moved)
+    for k in moved:
+        out[k] = 0.0
     return replace(c, relation=tuple(out))
 
 
@@ -567,7 +571,8 @@ def decide_open_world(st: Statement, stance: Stance, candidates: Sequence[Candid
     # and ``checked_relation``).
     stance = slot_stance(st, stance)
     corrects = stance.correction >= t.stance
-    candidates = [_within_message(_read(st, c), corrects) for c in candidates]
+    candidates = [_within_message(_read(st, c), corrects, st.series_member)
+                  for c in candidates]
     # A request or a question that names nothing of the speaker's states nothing
     # (``only_asks``). Any other question can carry a fact ("since my budget went up to
     # $50, what should I buy?"): only the stance says whether it states one, not its

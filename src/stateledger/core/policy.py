@@ -42,6 +42,9 @@ class Statement:
     done_change: bool = False  # "I've switched from X to Y": a change told as done
     earlier_state: bool = False  # placed before another: "Before Leeds I lived in York"
     corrects: bool = False  # "Sorry, I meant Boulder": about what was just said
+    # A fact of a verb series after the first, its subject carried over ("My uncle is 58,
+    # lives in Gdansk and drives a taxi": "... drives a taxi"), see core.segment.
+    series_member: bool = False
     # A counted-item update ("another 2 leeks", "remove 1 steak"), see core.quantity.
     quantity: Quantity | None = None
     # The text in the user's own first person when it names the user ("Alice lives in

@@ -49,6 +49,7 @@ from stateledger.core.chain import (
     held_an_instant,
     predecessor,
     went_on_in_its_message,
+    without_siblings,
 )
 from stateledger.core.cues import adds_one_more
 from stateledger.core.extract import PAST_TENSE_Q, content_keys, says_ended
@@ -435,8 +436,10 @@ def _focus(question: str, kept: Sequence[Evidence], evidence: Sequence[Evidence]
         best = order[id(anchor)]
         rest = [ev for ev in kept if ev is not anchor and ev.record.id not in chain
                 and order[id(ev)] >= best - RANK_MARGIN]
+    rest = without_siblings(anchor, rest, evidence, chain)
     beside = [ev for ev, same in zip(rest, same_variable(anchor, rest), strict=True) if same]
     return [anchor, *linked, *beside], heads
+
 
 
 # Verbs a question asks with that name no thing ("what do I use", "what car do I have"): a

@@ -20,6 +20,10 @@ fact must be decided on its own, against its own candidates, so the message is s
    keeping each piece at least ``MIN_CLAUSE_WORDS`` words long so a subject is never cut
    from its predicate ("my sister and I moved" stays whole), and never cutting off a clause
    that holds only a number ("..., so I'm down to 8").
+   A list of verb phrases after one subject ("My uncle Piotr is 58, lives in Gdansk and
+   drives a taxi") is cut into one statement per verb, each given the subject
+   (``Piece.subject``): "My uncle Piotr lives in Gdansk" is a fact of its own, which an
+   update ("Piotr retired from the taxi") retires alone.
 4. **Bounded pieces.** A piece longer than ``MAX_STATEMENT_CHARS`` is cut at the last space
    before the limit (the embedding model reads ~256 word pieces at most anyway).
 
@@ -53,11 +57,21 @@ CONTEXT_WORDS = 30  # what ``contexts_before`` keeps: about a sentence of lead-i
 
 @dataclass(frozen=True)
 class Piece:
-    """One statement of a message: its text and where it sits in the message."""
+    """One statement of a message: its text and where it sits in the message.
+
+    ``text`` is exactly the words at ``start:end``; ``subject`` is the subject a clause of
+    a verb series shares with the sentence's first clause and does not repeat ("My uncle
+    Piotr is 58, lives in Gdansk and drives a taxi": "lives in Gdansk" has "My uncle
+    Piotr"), empty otherwise. ``statement`` is what the write path decides on: both."""
 
     text: str
     start: int
     end: int
+    subject: str = ""
+
+    @property
+    def statement(self) -> str:
+        return f"{self.subject} {self.text}" if self.subject else self.text
 
 
 _FENCE = re.compile(r"^[ \t]*(```|~~~)[^\n]*\n.*?(?:^[ \t]*\1[ \t]*$|\Z)", re.M | re.S)
@@ -86,12 +100,16 @@ _CLAUSE_JOINT = re.compile(
     # Fly.io, the monthly budget is now $4,000"); and a request tacked on ("..., and can
     # you help me with ...").
     r"|,\s+(?=(?:the|my|our|his|her|their|its)\s+(?:[\w.-]+\s+){0,3}(?:is|are|was|were|has|"
-    r"have|had|[a-z]{2,}s)\s+\w)"
+    r"have|had|[a-z]{2,}s)\s+[\w$€£¥])"
     r"|,?\s+(?=and\s+(?:can|could|would|will)\s+you\b)"
     # After a comma, "and" before a named subject with its verb ("..., and Fig & Thistle
     # went bust").
     r"|,\s+(?=and\s+(?-i:[A-Z])[\w'-]*(?:\s+(?:&|and)\s+(?-i:[A-Z])[\w'-]*)?\s+(?:is|are|was|"
-    r"were|has|have|had|went|got|[a-z]{2,}ed)\b)",
+    r"were|has|have|had|went|got|[a-z]{2,}ed)\b)"
+    # ... and without the comma, before a verb in -s with what it governs ("we rehearse on
+    # Tuesdays and Kasia plays the bass"; "Tom and Jerry cartoons" is no clause).
+    r"|\s+(?=and\s+(?-i:[A-Z])[\w'-]+\s+(?-i:[a-z]{2,}(?<!s)s)\s+(?:the|a|an|my|our|his|her|"
+    r"their|in|on|at|for|with|to|from|as)\s)",
     re.I,
 )
 
@@ -102,6 +120,12 @@ _VERBISH = re.compile(r"\b(?:am|is|are|was|were|be|been|have|has|had|do|does|did
                       r"can|could|should|may|might|must|got|went|made|took|left|[a-z]+ed|"
                       r"[a-z]+ing)\b|'(?:m|re|s|ve|d|ll)\b", re.I)
 _AND_SUBJECT = re.compile(r"and\s+(?:i|we|me)\b", re.I)
+_AND_NAME = re.compile(r"and\s+(?!I\b)[A-Z]")
+# A name ending the words before "and" (a day or a month is no name: "we rehearse on
+# Tuesdays and Kasia plays the bass").
+_LAST_NAME = re.compile(r"(?<![\w'-])(?!(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)days?\b|"
+                        r"(?:January|February|March|April|May|June|July|August|September|"
+                        r"October|November|December)\b)[A-Z][\w'-]*$")
 # An elided subject: "and still ...", or a modal that plans or guesses ("we've bumped the
 # budget up to $7,200 and might add a third week": the plan is no part of the budget).
 _ELIDED = re.compile(r"(?:but|and|so|because|although|though|while|whereas|plus)\s+"
@@ -171,12 +195,16 @@ def _clauses(piece: Piece) -> list[Piece]:
     text = piece.text
     for m in _CLAUSE_JOINT.finditer(text):
         head, tail = text[start : m.start()], text[m.end() :]
-        if _AND_SUBJECT.match(tail) and not _VERBISH.search(head) and _words(head) < 5:
+        if ((_AND_SUBJECT.match(tail) or _AND_NAME.match(tail)) and not _VERBISH.search(head)
+                and _words(head) < 5):
             continue  # a subject of a few words, no verb before the "and I"
         if _ELIDED.match(tail) and not _FIRST_PERSON_HEAD.match(_without_joint(head)):
             # An elided subject is only safe to drop when it is the speaker: "Our cat Biscuit
             # is fourteen and still rules the house" is one fact about the cat.
             continue
+        if (_AND_NAME.match(tail) and "," not in m.group(0)
+                and _LAST_NAME.search(head)):
+            continue  # two names joined: "I love Tom and Jerry cartoons"
         if _BARE_NUMBER_TAIL.match(tail):
             continue  # "..., so I'm down to 8": the number counts what the head names
         if (start == 0 and "," in m.group(0) and not _LEADING_JOINT.match(tail)
@@ -187,6 +215,84 @@ def _clauses(piece: Piece) -> list[Piece]:
             start = m.end()
     out.append(Piece(text[start:], piece.start + start, piece.end))
     return out
+
+
+# A verb series: one subject, then a list of verb phrases, the last after "and" ("My uncle
+# Piotr is 58, lives in Gdansk and drives a taxi"; "The build box has 64 GB of RAM, runs
+# Ubuntu and sits in Frankfurt"; "I'm 41, live in Cork and work as a carpenter"): a list of
+# facts about one thing, each its own statement, so an update of one ("Piotr retired from
+# the taxi") retires only that one. A verb here is a word in -s or -ed or a common irregular
+# past, and after "I", "we", "you" or "they" also a bare verb of a hand-written list of
+# common English verbs (a bare word is not told from a noun by its shape: "I grow tomatoes,
+# peppers in pots and ..." is no series). A reading of English verb shape, not of any topic.
+_VERB = (r"(?:is|are|was|were|has|have|had|does|did|got|went|made|took|left|ran|drove|came|"
+         r"became|bought|sold|kept|spent|built|began|gave|grew|knew|met|paid|said|saw|sent|"
+         r"sat|taught|told|thought|won|wrote|lost|found|fell|felt|held|led|quit|"
+         r"(?!(?:this|his|its|thus|plus|yes|perhaps|sometimes|always|besides|towards|"
+         r"afterwards|whereas|unless|across|various|ones|days|years|weeks|months|times)\b)"
+         r"[a-z]{2,}(?<!ou)(?<!s)(?<!')s|[a-z]{2,}ed)")
+_BARE_VERB = (
+    r"(?:live|work|drive|play|teach|run|walk|jog|go|take|eat|cook|bake|cycle|bike|swim|wake|"
+    r"sleep|study|read|write|speak|sing|paint|train|coach|manage|lead|own|rent|use|keep|grow|"
+    r"build|sell|buy|love|hate|enjoy|prefer|need|want|have|do|get|spend|volunteer|"
+    r"attend|visit|travel|commute|ride|fly|climb|hike|brew|knit|sew|fish|dance|practise|"
+    r"practice|help|care|raise|foster|tutor|mentor|design|develop|maintain|support|follow|"
+    r"watch|listen|collect|pay|earn|save|invest|belong|meet|stay|sit|start|finish|shop|row|"
+    r"surf|ski|skate|lift|look|babysit|farm|host|know|hold|wear|carry|feed|report|serve)")
+_ADVERB = r"(?:(?:just|now|also|still|already|only|really|usually|mostly|currently)\s+)?"
+_SERIES_SUBJECT = re.compile(
+    r"(?P<subject>(?:[Mm]y|[Oo]ur|[Tt]he|[Hh]is|[Hh]er|[Tt]heir|[Ii]ts|[Yy]our)"
+    r"(?:\s+[\w'-]+){1,4}?|[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?(?:\s+[a-z][\w'-]*){0,2}?|"
+    r"[Hh]e|[Ss]he|[Ii]t)"
+    r"(?:'s\b|\s+" + _ADVERB + _VERB + r"\b)")
+_SERIES_SPEAKER = re.compile(
+    r"(?P<subject>I|[Ww]e|[Yy]ou|[Tt]hey)(?:'(?:m|re|ve|d)\b|\s+" + _ADVERB
+    + r"(?:am|" + _VERB + "|" + _BARE_VERB + r")\b)")
+# ... whose later verbs agree with it: bare or past, not "is" or a word in -s ("I'm stressed
+# about the offer I rejected, was it a bad move").
+_SPEAKER_VERB = (r"(?:" + _BARE_VERB + r"|went|made|took|left|ran|drove|came|became|bought|"
+                 r"sold|kept|spent|built|began|gave|grew|met|paid|sent|taught|won|wrote|lost|"
+                 r"found|quit|[a-z]{2,}ed)")
+_SERIES_JOINT = re.compile(r"(?P<comma>,)\s+(?=" + _VERB + r"\s+\S)"
+                           r"|,?\s+and\s+(?=" + _VERB + r"\s+\S)")
+_SPEAKER_JOINT = re.compile(r"(?P<comma>,)\s+(?=" + _SPEAKER_VERB + r"\s+\S)"
+                            r"|,?\s+and\s+(?=" + _SPEAKER_VERB + r"\s+\S)")
+_RELATIVE = re.compile(r"\b(?:which|who|that|where|whose)\s", re.I)
+SERIES_MAX_WORDS = 40  # a list of facts about one thing is told in one breath
+_SERIES_MEMBER_WORDS = 2  # "lives in Gdansk": a verb and what it says ("tired and" is none)
+
+
+def _verb_series(piece: Piece) -> list[Piece]:
+    """``piece`` cut into its verb series' members, each with the sentence's subject (the
+    head's own subject needs none), or ``[piece]`` when it is no such series: a subject and
+    its verb, one or more ", <verb> ..." members and a last "and <verb> ...", every member
+    at least a verb and a word."""
+    text = piece.text
+    if _words(text) > SERIES_MAX_WORDS or "?" in text or _REQUEST_FRAME.search(text):
+        return [piece]  # a request or a long run-on is no list of facts
+    head, joint = _SERIES_SPEAKER.match(text), _SPEAKER_JOINT
+    if head is None:
+        head, joint = _SERIES_SUBJECT.match(text), _SERIES_JOINT
+    if head is None:
+        return [piece]
+    joints = list(joint.finditer(text, head.end()))
+    if (len(joints) < 2 or joints[-1].group("comma") is not None
+            or any(j.group("comma") is None for j in joints[:-1])):
+        return [piece]
+    bounds = [(0, joints[0].start())] + [
+        (j.end(), nxt.start() if nxt is not None else len(text))
+        for j, nxt in zip(joints, [*joints[1:], None], strict=True)]
+    if any(_words(text[a:b]) < _SERIES_MEMBER_WORDS for a, b in bounds[1:]):
+        return [piece]
+    if _RELATIVE.search(text, head.end(), joints[0].start()):
+        return [piece]  # the series is the relative clause's: "..., which builds X and ..."
+    if (re.search(r"[a-z]{2,}(?<!s)s$", text[:joints[0].start()])
+            and re.match(r"[a-z]+s\b", text[joints[0].end():])):
+        return [piece]  # a list of things: "has three bedrooms, stairs in the middle and"
+    subject = head.group("subject")
+    return [Piece(text[a:b].rstrip(" ,"), piece.start + a, piece.start + a
+                  + len(text[a:b].rstrip(" ,")), subject if i else "")
+            for i, (a, b) in enumerate(bounds)]
 
 
 def _without_joint(text: str) -> str:
@@ -249,7 +355,7 @@ def split_statements(message: str) -> list[Piece]:
                 for bounded in _bounded(clause):
                     kept = _trimmed(bounded)
                     if kept is not None:
-                        pieces.append(kept)
+                        pieces.extend(_verb_series(kept))
         offset += len(line) + 1
     return pieces
 

@@ -70,7 +70,7 @@ def _words(text: str) -> set[str]:
 
 
 def _pieces(text: str) -> list[str]:
-    return [p.text for p in split_statements(text) if len(p.text.split()) >= 3]
+    return [p.statement for p in split_statements(text) if len(p.statement.split()) >= 3]
 
 
 def _best(pieces: Sequence[str], target: str) -> tuple[str | None, list[str]]:
