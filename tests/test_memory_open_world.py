@@ -1116,3 +1116,21 @@ def test_facts_of_a_verb_series_restate_none_of_each_other(mem: Memory) -> None:
     answers(mem, "What fuel does the caravan run on?", "gas")
     answers(mem, "What does the caravan need?", "tyres")
 
+
+
+def test_a_question_about_someone_that_opens_with_its_verb_is_about_them(
+        mem: Memory) -> None:
+    """"Is Nina engaged?" asks about Nina as "What does Nina do?" does: a capital "Is"
+    opening the question is no reason to ask it of the user."""
+    say(mem, (at(2, 10), "My sister Nina just got engaged to her girlfriend Sol!"),
+        (at(2, 12), "I'm still single, and happy about it."))
+    answers(mem, "Is Nina engaged?", "engaged", absent=["single"])
+    answers(mem, "Has Nina got engaged?", "engaged", absent=["single"])
+
+
+def test_someone_named_with_who_they_are_between_commas_is_the_subject(mem: Memory) -> None:
+    """"Priya, my cousin, works as a pharmacist" is about Priya: neither said to her, nor
+    the user's own job."""
+    say(mem, (at(1, 6), "Priya, my cousin, works as a pharmacist in Derby."))
+    answers(mem, "What does Priya do?", "pharmacist")
+    not_in_memory(mem, "What do I do for a living?")

@@ -84,6 +84,19 @@ def test_question_subject_roles_names_and_places() -> None:
     assert question_subject("Where does Alice live?", user_name="alice") == "user"
     assert same_subject("brother", "", "tom", "My brother Tom moved to Denver")
     assert not same_subject("user", "", "tom", "My brother Tom moved to Denver")
+    # A question that opens with its verb asks about the name after it.
+    assert question_subject("Is Nina engaged?") == "nina"
+    assert question_subject("Does Priya still live in Leeds?") == "priya"
+    assert question_subject("Is it raining?") == "user"
+    assert question_subject("Was May busy?") == "user"  # a month, no one
+
+
+def test_a_name_with_who_they_are_between_commas_is_spoken_about() -> None:
+    assert cues.analyse("Priya, my cousin, works as a pharmacist.").subject == "priya"
+    assert same_subject("priya", "", "user", "Priya, my cousin, works as a pharmacist.")
+    # ... while a name said to someone is no subject.
+    assert cues.analyse("Thanks, Tom, that helps a lot.").subject == "user"
+    assert not same_subject("tom", "", "user", "Thanks, Tom, that helps a lot.")
 
 
 def test_one_role_said_with_different_words_is_one_person() -> None:

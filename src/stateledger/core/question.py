@@ -53,7 +53,7 @@ _ROLE_Q = re.compile(r"\b(?:my|our)\s+" + ROLE_MODIFIER + r"(?P<role>" + ROLE_WO
 # A name in subject position: after an auxiliary ("where does Tom live", "is Ana still
 # ...") or as a possessor ("what is Ana's job"); a capitalised place or brand elsewhere in
 # the question ("when did I move to Seattle") is no subject.
-_NAME_Q = re.compile(r"\b(?:does|did|is|was|has|had|do|will|would|can|are|were)\s+"
+_NAME_Q = re.compile(r"\b(?i:does|did|is|was|has|had|do|will|would|can|are|were)\s+"
                      r"(?P<name>" + NAME_WORD + r")\b|\b(?P<owner>" + NAME_WORD + r")'s\b")
 _NOT_NAMES = frozenset((
     "I What Where When Who Whom Why How Which Do Does Did Is Are Was Were Can Could Would Will "
@@ -334,7 +334,8 @@ def same_subject(subject: str, text: str, other_subject: str, other_text: str = 
 _ADDRESS_BEFORE = re.compile(r"(?:^|[,.!?;:]\s*|\b(?:hey|hi|hello|thanks|thank you|congrats|"
                              r"congratulations|wow|oh|yes|yeah|no|sorry|dear|bye|aw+|ha(?:ha)+|"
                              r"lol|ok|okay|yo|cheers|morning|evening|night)[,!]?\s+)$", re.I)
-_ADDRESS_AFTER = re.compile(r"^\s*(?:[,!?.;:]|$)")
+# ... not a comma that sets off who they are ("Priya, my cousin, works as a pharmacist").
+_ADDRESS_AFTER = re.compile(r"^\s*(?:,(?!\s+(?:my|our)\s+[\w' -]{1,30}?,)|[!?.;:]|$)")
 
 
 def names(subject: str, text: str) -> bool:
