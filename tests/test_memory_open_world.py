@@ -1126,6 +1126,7 @@ def test_a_question_about_someone_that_opens_with_its_verb_is_about_them(
         (at(2, 12), "I'm still single, and happy about it."))
     answers(mem, "Is Nina engaged?", "engaged", absent=["single"])
     answers(mem, "Has Nina got engaged?", "engaged", absent=["single"])
+    answers(mem, "What's the news about Nina?", "engaged", absent=["single"])
 
 
 def test_someone_named_with_who_they_are_between_commas_is_the_subject(mem: Memory) -> None:

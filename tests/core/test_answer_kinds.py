@@ -89,6 +89,11 @@ def test_question_subject_roles_names_and_places() -> None:
     assert question_subject("Does Priya still live in Leeds?") == "priya"
     assert question_subject("Is it raining?") == "user"
     assert question_subject("Was May busy?") == "user"  # a month, no one
+    # ... and so does one with no "I" in it about a name it names.
+    assert question_subject("What's the news about Nina?") == "nina"
+    assert question_subject("What's going on with Tom?") == "tom"
+    assert question_subject("Where did I go with Tom?") == "user"
+    assert question_subject("What happened on Monday?") == "user"
 
 
 def test_a_name_with_who_they_are_between_commas_is_spoken_about() -> None:

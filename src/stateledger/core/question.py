@@ -55,6 +55,9 @@ _ROLE_Q = re.compile(r"\b(?:my|our)\s+" + ROLE_MODIFIER + r"(?P<role>" + ROLE_WO
 # the question ("when did I move to Seattle") is no subject.
 _NAME_Q = re.compile(r"\b(?i:does|did|is|was|has|had|do|will|would|can|are|were)\s+"
                      r"(?P<name>" + NAME_WORD + r")\b|\b(?P<owner>" + NAME_WORD + r")'s\b")
+# ... and, in a question with no "I", "me" or "my", a name it asks about ("What's the news
+# about Nina?", "What's going on with Tom?").
+_ABOUT_NAME = re.compile(r"\b(?i:about|with|on)\s+(?P<name>" + NAME_WORD + r")\b")
 _NOT_NAMES = frozenset((
     "I What Where When Who Whom Why How Which Do Does Did Is Are Was Were Can Could Would Will "
     "Have Has Had Should Tell Remind Please List Name Give Show Any And Or The My Our Since "
@@ -120,6 +123,10 @@ def question_subject(question: str, user_name: str | None = None) -> str:
         name = m.group("name") or m.group("owner")
         if name not in _NOT_NAMES and name.lower() != own:
             return name.lower()
+    about = _ABOUT_NAME.search(question)
+    if (about is not None and _FIRST_PERSON_Q.search(question) is None
+            and about.group("name") not in _NOT_NAMES and about.group("name").lower() != own):
+        return about.group("name").lower()
     return "user"
 
 
