@@ -267,10 +267,10 @@ class Memory:
                   ) -> list[Statement]:
         """Each statement of a message as the policy sees it (a microsecond apart, so a
         later statement that revises an earlier one still comes after it)."""
-        return [replace(self.analyse(p.statement, msg.user_id,
-                                     msg.at + timedelta(microseconds=i), msg.source,
-                                     msg.speaker), series_member=bool(p.subject))
-                for i, p in enumerate(pieces)]
+        out = [self.analyse(p.statement, msg.user_id, msg.at + timedelta(microseconds=i),
+                            msg.source, msg.speaker) for i, p in enumerate(pieces)]
+        return [replace(st, series_member=True) if p.subject else st
+                for st, p in zip(out, pieces, strict=True)]
 
     def _prepare(self, statements: Sequence[Statement]) -> None:
         """Called just before the statements are embedded: a policy that prepares

@@ -51,6 +51,12 @@ def predecessor(ev: Evidence, by_id: Mapping[str, Evidence]) -> Evidence | None:
 _ONE_MESSAGE = timedelta(milliseconds=1)
 
 
+def _told_together(a: Evidence, b: Evidence) -> bool:
+    """Whether ``a`` and ``b`` are statements of one message."""
+    return (a.record.provenance == b.record.provenance
+            and abs(a.record.valid_from - b.record.valid_from) < _ONE_MESSAGE)
+
+
 def held_an_instant(ev: Evidence) -> bool:
     """Whether ``ev``'s state ended as it began (a later statement of its own message
     replaced it)."""
@@ -62,24 +68,18 @@ def went_on_in_its_message(ev: Evidence, evidence: Sequence[Evidence]) -> bool:
     """Whether the next statement of ``ev``'s own message took over from it: "I gave up
     on the spreadsheet, and I'm using YNAB now" is one change told in two statements, so
     a walk along the chain goes on through the first to the second."""
-    start = ev.record.valid_from
     after = set(ev.record.linked(*SUCCESSOR_LINKS))
-    return any(s.record.id in after and s.record.provenance == ev.record.provenance
-               and timedelta(0) < s.record.valid_from - start < _ONE_MESSAGE
-               for s in evidence)
+    return any(s.record.id in after and s.record.valid_from > ev.record.valid_from
+               and _told_together(s, ev) for s in evidence)
 
 
-def _told_together(a: Evidence, b: Evidence) -> bool:
-    """Whether ``a`` and ``b`` are statements of one message."""
-    return (a.record.provenance == b.record.provenance
-            and abs(a.record.valid_from - b.record.valid_from) < _ONE_MESSAGE)
-
-
-def _roots(ev: Evidence, by_id: Mapping[str, Evidence]) -> list[Evidence]:
-    """``ev`` and the states it took over from, newest first, as far as the packet holds
-    them."""
-    out, step = [ev], predecessor(ev, by_id)
-    while step is not None and step not in out:
+def _earlier_states(ev: Evidence, by_id: Mapping[str, Evidence]) -> list[Evidence]:
+    """The states ``ev`` took over from, newest first, as far as the packet holds them."""
+    out: list[Evidence] = []
+    seen = {ev.record.id}
+    step = predecessor(ev, by_id)
+    while step is not None and step.record.id not in seen:
+        seen.add(step.record.id)
         out.append(step)
         step = predecessor(step, by_id)
     return out
@@ -96,5 +96,5 @@ def without_siblings(anchor: Evidence, rest: Sequence[Evidence],
     guitar on holidays now. Most of the time I play the harmonica")."""
     by_id = {e.record.id: e for e in evidence}
     return [ev for ev in rest
-            if not any(root.record.id not in chain and _told_together(root, anchor)
-                       for root in _roots(ev, by_id)[1:])]
+            if not any(earlier.record.id not in chain and _told_together(earlier, anchor)
+                       for earlier in _earlier_states(ev, by_id))]

@@ -83,11 +83,12 @@ _OPENERS = r"^\s*(?:(?:so|well|oh|hey|yeah|btw|anyway|guess what|fun fact|also)[
 _MY_ROLE = (r"(?:[Mm]y|[Oo]ur)\s+" + ROLE_MODIFIER + r"(?P<role>" + ROLE_WORDS
             + r")(?:,?\s+(?P<rname>" + NAME_WORD + r"),?)?")
 _KIN_NAME = r"(?P<kin>(?-i:Mum|Mom|Dad|Grandma|Grandpa|Nana|Granny|Grandad|Granddad))"
+# Who someone is to the speaker, set off by commas after their name ("Priya, my cousin,
+# works as a pharmacist"): the name is spoken about, not to.
+APPOSITIVE = r",\s+(?:my|our)\s+[\w' -]{1,30}?,"
 _OTHER_SUBJECT = re.compile(
     _OPENERS + r"(?:" + _MY_ROLE + r"|(?P<name>" + NAME_WORD + r"))"
-    # ... with who they are to the speaker set off by commas ("Priya, my cousin, works as
-    # a pharmacist").
-    r"(?:,\s+(?:my|our)\s+[\w' -]{1,30}?,)?"
+    r"(?:" + APPOSITIVE + r")?"
     r"(?:(?:'s)?\s+(?:just\s+|finally\s+|recently\s+|also\s+)?"
     r"(?:got|has|have|had|is|was|works|worked|lives|lived|moved|started|joined|bought|adopted|"
     r"became|quit|left|broke|married|dating|drives|loves|likes|sleeps|weighs|earns|"

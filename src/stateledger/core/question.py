@@ -33,6 +33,7 @@ from datetime import date
 from typing import Literal
 
 from stateledger.core.cues import (
+    APPOSITIVE,
     NAME_WORD,
     ROLE_MODIFIER,
     ROLE_WORDS,
@@ -341,8 +342,8 @@ def same_subject(subject: str, text: str, other_subject: str, other_text: str = 
 _ADDRESS_BEFORE = re.compile(r"(?:^|[,.!?;:]\s*|\b(?:hey|hi|hello|thanks|thank you|congrats|"
                              r"congratulations|wow|oh|yes|yeah|no|sorry|dear|bye|aw+|ha(?:ha)+|"
                              r"lol|ok|okay|yo|cheers|morning|evening|night)[,!]?\s+)$", re.I)
-# ... not a comma that sets off who they are ("Priya, my cousin, works as a pharmacist").
-_ADDRESS_AFTER = re.compile(r"^\s*(?:,(?!\s+(?:my|our)\s+[\w' -]{1,30}?,)|[!?.;:]|$)")
+# ... not a comma that sets off who they are (``cues.APPOSITIVE``).
+_ADDRESS_AFTER = re.compile(r"^\s*(?:(?!" + APPOSITIVE + r"),|[!?.;:]|$)")
 
 
 def names(subject: str, text: str) -> bool:

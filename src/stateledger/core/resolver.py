@@ -441,7 +441,6 @@ def _focus(question: str, kept: Sequence[Evidence], evidence: Sequence[Evidence]
     return [anchor, *linked, *beside], heads
 
 
-
 # Verbs a question asks with that name no thing ("what do I use", "what car do I have"): a
 # hand-written list of English light verbs.
 _LIGHT_VERBS = frozenset("use uses used using have has had get gets got like likes want wants "

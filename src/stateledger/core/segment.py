@@ -47,6 +47,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from stateledger.core.timeexpr import MONTHS, WEEKDAYS
+
 LONG_SENTENCE_WORDS = 7  # head + tail at their shortest: 3 + 5 words
 MIN_CLAUSE_WORDS = 5  # the piece after a joint: "and my two cats" is no clause
 MIN_PRONOUN_CLAUSE_WORDS = 4  # ... unless it opens with a personal pronoun and its verb
@@ -121,11 +123,15 @@ _VERBISH = re.compile(r"\b(?:am|is|are|was|were|be|been|have|has|had|do|does|did
                       r"[a-z]+ing)\b|'(?:m|re|s|ve|d|ll)\b", re.I)
 _AND_SUBJECT = re.compile(r"and\s+(?:i|we|me)\b", re.I)
 _AND_NAME = re.compile(r"and\s+(?!I\b)[A-Z]")
-# A name ending the words before "and" (a day or a month is no name: "we rehearse on
-# Tuesdays and Kasia plays the bass").
-_LAST_NAME = re.compile(r"(?<![\w'-])(?!(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)days?\b|"
-                        r"(?:January|February|March|April|May|June|July|August|September|"
-                        r"October|November|December)\b)[A-Z][\w'-]*$")
+_LAST_CAPITAL = re.compile(r"(?<![\w'-])([A-Z][\w'-]*)$")
+_CALENDAR = frozenset(MONTHS) | frozenset(WEEKDAYS)
+
+
+def _ends_with_name(text: str) -> bool:
+    """Whether ``text`` ends with a name; a day or a month is none ("we rehearse on
+    Tuesdays and Kasia plays the bass")."""
+    m = _LAST_CAPITAL.search(text)
+    return m is not None and m.group(1).removesuffix("s") not in _CALENDAR
 # An elided subject: "and still ...", or a modal that plans or guesses ("we've bumped the
 # budget up to $7,200 and might add a third week": the plan is no part of the budget).
 _ELIDED = re.compile(r"(?:but|and|so|because|although|though|while|whereas|plus)\s+"
@@ -202,8 +208,7 @@ def _clauses(piece: Piece) -> list[Piece]:
             # An elided subject is only safe to drop when it is the speaker: "Our cat Biscuit
             # is fourteen and still rules the house" is one fact about the cat.
             continue
-        if (_AND_NAME.match(tail) and "," not in m.group(0)
-                and _LAST_NAME.search(head)):
+        if _AND_NAME.match(tail) and "," not in m.group(0) and _ends_with_name(head):
             continue  # two names joined: "I love Tom and Jerry cartoons"
         if _BARE_NUMBER_TAIL.match(tail):
             continue  # "..., so I'm down to 8": the number counts what the head names
@@ -225,9 +230,11 @@ def _clauses(piece: Piece) -> list[Piece]:
 # past, and after "I", "we", "you" or "they" also a bare verb of a hand-written list of
 # common English verbs (a bare word is not told from a noun by its shape: "I grow tomatoes,
 # peppers in pots and ..." is no series). A reading of English verb shape, not of any topic.
-_VERB = (r"(?:is|are|was|were|has|have|had|does|did|got|went|made|took|left|ran|drove|came|"
-         r"became|bought|sold|kept|spent|built|began|gave|grew|knew|met|paid|said|saw|sent|"
-         r"sat|taught|told|thought|won|wrote|lost|found|fell|felt|held|led|quit|"
+# Common irregular past forms (a hand-written list of English verbs).
+_IRREGULAR_PAST = (r"went|made|took|left|ran|drove|came|became|bought|sold|kept|spent|built|"
+                   r"began|gave|grew|met|paid|sent|taught|won|wrote|lost|found|quit")
+_VERB = (r"(?:is|are|was|were|has|have|had|does|did|got|knew|said|saw|sat|told|thought|fell|"
+         r"felt|held|led|" + _IRREGULAR_PAST + r"|"
          r"(?!(?:this|his|its|thus|plus|yes|perhaps|sometimes|always|besides|towards|"
          r"afterwards|whereas|unless|across|various|ones|days|years|weeks|months|times)\b)"
          r"[a-z]{2,}(?<!ou)(?<!s)(?<!')s|[a-z]{2,}ed)")
@@ -250,13 +257,21 @@ _SERIES_SPEAKER = re.compile(
     + r"(?:am|" + _VERB + "|" + _BARE_VERB + r")\b)")
 # ... whose later verbs agree with it: bare or past, not "is" or a word in -s ("I'm stressed
 # about the offer I rejected, was it a bad move").
-_SPEAKER_VERB = (r"(?:" + _BARE_VERB + r"|went|made|took|left|ran|drove|came|became|bought|"
-                 r"sold|kept|spent|built|began|gave|grew|met|paid|sent|taught|won|wrote|lost|"
-                 r"found|quit|[a-z]{2,}ed)")
-_SERIES_JOINT = re.compile(r"(?P<comma>,)\s+(?=" + _VERB + r"\s+\S)"
-                           r"|,?\s+and\s+(?=" + _VERB + r"\s+\S)")
-_SPEAKER_JOINT = re.compile(r"(?P<comma>,)\s+(?=" + _SPEAKER_VERB + r"\s+\S)"
-                            r"|,?\s+and\s+(?=" + _SPEAKER_VERB + r"\s+\S)")
+_SPEAKER_VERB = r"(?:" + _BARE_VERB + "|" + _IRREGULAR_PAST + r"|[a-z]{2,}ed)"
+
+
+def _series_joint(verb: str) -> re.Pattern[str]:
+    """Where a member of a series starts: ", <verb> ..." or a last "and <verb> ..."."""
+    return re.compile(r"(?P<comma>,)\s+(?=" + verb + r"\s+\S)|,?\s+and\s+(?=" + verb
+                      + r"\s+\S)")
+
+
+_SERIES_JOINT = _series_joint(_VERB)
+_SPEAKER_JOINT = _series_joint(_SPEAKER_VERB)
+# A list of things, not of facts: a plural ends the head and opens the next member ("has
+# three bedrooms, stairs in the middle and ...").
+_PLURAL_END = re.compile(r"[a-z]{2,}(?<!s)s$")
+_PLURAL_START = re.compile(r"[a-z]+s\b")
 _RELATIVE = re.compile(r"\b(?:which|who|that|where|whose)\s", re.I)
 SERIES_MAX_WORDS = 40  # a list of facts about one thing is told in one breath
 _SERIES_MEMBER_WORDS = 2  # "lives in Gdansk": a verb and what it says ("tired and" is none)
@@ -268,13 +283,12 @@ def _verb_series(piece: Piece) -> list[Piece]:
     its verb, one or more ", <verb> ..." members and a last "and <verb> ...", every member
     at least a verb and a word."""
     text = piece.text
-    if _words(text) > SERIES_MAX_WORDS or "?" in text or _REQUEST_FRAME.search(text):
-        return [piece]  # a request or a long run-on is no list of facts
     head, joint = _SERIES_SPEAKER.match(text), _SPEAKER_JOINT
     if head is None:
         head, joint = _SERIES_SUBJECT.match(text), _SERIES_JOINT
-    if head is None:
-        return [piece]
+    if (head is None or _words(text) > SERIES_MAX_WORDS or "?" in text
+            or _REQUEST_FRAME.search(text)):
+        return [piece]  # no subject and verb first; a request or a long run-on
     joints = list(joint.finditer(text, head.end()))
     if (len(joints) < 2 or joints[-1].group("comma") is not None
             or any(j.group("comma") is None for j in joints[:-1])):
@@ -286,9 +300,9 @@ def _verb_series(piece: Piece) -> list[Piece]:
         return [piece]
     if _RELATIVE.search(text, head.end(), joints[0].start()):
         return [piece]  # the series is the relative clause's: "..., which builds X and ..."
-    if (re.search(r"[a-z]{2,}(?<!s)s$", text[:joints[0].start()])
-            and re.match(r"[a-z]+s\b", text[joints[0].end():])):
-        return [piece]  # a list of things: "has three bedrooms, stairs in the middle and"
+    if (_PLURAL_END.search(text, 0, joints[0].start())
+            and _PLURAL_START.match(text, joints[0].end())):
+        return [piece]
     subject = head.group("subject")
     return [Piece(text[a:b].rstrip(" ,"), piece.start + a, piece.start + a
                   + len(text[a:b].rstrip(" ,")), subject if i else "")
