@@ -992,3 +992,9 @@ def test_a_favourite_the_slot_table_reads_answers_only_that_favourite() -> None:
     assert not another_favourite("What's my favourite movie?", film)
     assert not another_favourite("What do I like watching?", film)  # no favourite asked
     assert not another_favourite("What is my favourite book?", rec("b", "I love Dune."))
+
+
+def test_a_which_question_lists_only_for_a_plural() -> None:
+    assert asks_all("Which languages do I speak?") and asks_all("Which pets do we have?")
+    assert not asks_all("Which tool do we use for tickets?")
+    assert not asks_all("Which car do I own?") and not asks_all("Which bus do I take?")

@@ -81,7 +81,9 @@ _ALL = re.compile(
     r"(?:^\s*|\b(?:what|which|are|were|been|is|was|list|name|tell\s+me|give\s+me|show\s+me|"
     r"recall|remind\s+me\s+of)\s+)all\s+(?:of\s+)?(?:the|my|our)\b|"
     r"\b(?:every(?:thing)?\s+(?:\w+\s+)?(?:i|we)\s+(?:have|had|gave|told|listed|mentioned)|"
-    r"list\s+(?:all|every|my|our|the)|which\s+\w+\s+(?:do|did|have)\s+(?:i|we)\s+"
+    # "Which languages do I speak?" lists; "Which tool do we use?" (no plural) asks for one.
+    r"list\s+(?:all|every|my|our|the)|which\s+[a-z]+(?:ies|[^su\W]s)\s+(?:do|did|have)\s+"
+    r"(?:i|we)\s+"
     r"(?:ever\s+)?(?:have|had|own|speak|use|play|take|keep)|"
     r"what(?:'s| is| are)?\s+(?:on|in)\s+(?:my|our|the)\s+(?:current\s+)?\w*\s*(?:list|cart|"
     r"basket|queue|backlog)|all\s+(?:the\s+)?names)\b", re.I)
