@@ -158,6 +158,16 @@ def test_prior_state_vs_past_wording() -> None:
     assert not asks_prior_state(profile_query("What was Caroline's favourite book?"))
 
 
+def test_what_a_state_started_with_is_its_first_state() -> None:
+    for q in ("How many tomato plants did I start with?", "What car did we have to begin with?",
+              "How many hens did we start off with?"):
+        profile = profile_query(q)
+        assert profile.view is View.HISTORICAL and asks_prior_state(profile), q
+    # ... but not when it started, nor the start of a month.
+    assert not asks_prior_state(profile_query("When did I start with Spanish?"))
+    assert not asks_prior_state(profile_query("Where is the meeting at the start of May?"))
+
+
 def test_multiword_phrase_counted_once() -> None:
     assert profile_query("Did Ann move from Boston to Seattle?").counts["transition"] == 1
     assert profile_query("What does Ann do at the moment?").counts["current"] == 1

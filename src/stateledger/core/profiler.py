@@ -124,6 +124,13 @@ _HINTS: tuple[tuple[str, re.Pattern[str], bool], ...] = (
     ("historical", _rx(FIRST_STATE), True),
     ("historical", _rx(r"before|back then|back in the day|at the time|at that time|"
                        r"initially|at first"), True),
+    # The first state by what it began with: "how many plants did I start with?", "what
+    # did we have to begin with?" ("at the start of May" is a date, not a state; "when did
+    # I start with ..." asks when the state began).
+    ("historical", _rx(r"(?:(?<!when )did\s+(?:[a-z]+\s+){0,3}?start|(?<!when )started)\s+"
+                       r"(?:out\s+|off\s+)?with|"
+                       r"to begin with|in the beginning|at the (?:very )?(?:start|beginning)"
+                       r"(?! of)"), True),
     # historical: past wording without naming an earlier state
     ("historical", _rx(r"last (?:year|month|week|time|summer|winter|spring|fall|autumn|decade)|"
                        r"[a-z0-9]+ (?:years?|months?|weeks?|days?) ago|ago|earlier|"
