@@ -767,6 +767,15 @@ def test_one_more_of_a_kind_is_read_off_ordinals() -> None:
     assert not cues.adds_one_more("I also switched to Linear for tickets.")
 
 
+def test_something_the_speaker_also_does_is_held_beside() -> None:
+    assert cues.tells_one_more("I've also picked up some Portuguese this year.")
+    assert cues.tells_one_more("We also adopted a beagle called Rolo.")
+    assert cues.tells_one_more("We got a second cat.")
+    assert not cues.tells_one_more("I also switched to Linear for tickets.")
+    assert not cues.tells_one_more("Also, we moved the API to Fly.io.")
+    assert not cues.tells_one_more("My brother also lives in Leeds.")
+
+
 def test_the_stance_is_read_without_the_day_it_was_told_on() -> None:
     assert cues.without_day_words("I joined a gym today!") == "I joined a gym!"
     assert cues.without_day_words("Today I joined a gym.") == "I joined a gym."

@@ -31,8 +31,8 @@ __all__ = ["SLOT_PATTERNS", "Cues", "Mention", "SlotPattern", "adds_one_more", "
            "attitude", "canonical_role", "kinds", "mentions", "names_a_reporter",
            "names_subject", "opening_name", "opens_with_report", "presupposed",
            "presupposes_change", "question_slots", "same_person", "same_value", "scopes",
-           "subject_words", "tells_a_claim", "with_person_named", "without_attitude_words",
-           "without_day_words"]
+           "subject_words", "tells_a_claim", "tells_one_more", "with_person_named",
+           "without_attitude_words", "without_day_words"]
 
 # --- subject, source and stance ------------------------------------------------------------
 
@@ -671,6 +671,22 @@ _ONE_MORE = re.compile(r"\b(?:a\s+(?:second|third|fourth|fifth|2nd|3rd|4th|5th)(
 def adds_one_more(text: str) -> bool:
     """Whether ``text`` tells of one more of a kind ("a second baby") beside the others."""
     return _ONE_MORE.search(text) is not None
+
+
+# "I've also picked up some Portuguese", "We also adopted a beagle": "also" between the
+# speaker and the verb adds to what holds. Not before a verb of change ("I also switched
+# to Linear for tickets" is one more piece of news), nor a leading "Also, we moved the API
+# to Fly.io". A hand-written reading of English.
+_ALSO_DOES = re.compile(
+    r"\b(?:i|we)(?:'ve|'m|'re|'d)?\s+also\s+(?!(?:switch|chang|mov|migrat|swap|replac|"
+    r"ditch|dump|drop|quit|left|leav|stop|gave\s+up|gone|went|sold|cancel)[a-z]*\b)[a-z]",
+    re.I)
+
+
+def tells_one_more(text: str) -> bool:
+    """Whether ``text`` tells of something held beside what the speaker told before: one
+    more of a kind (``adds_one_more``) or something the speaker also does or has."""
+    return adds_one_more(text) or _ALSO_DOES.search(text) is not None
 
 
 # The day a statement was told on ("I joined a gym today"): when, not whether it states a

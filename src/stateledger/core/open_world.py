@@ -385,6 +385,11 @@ _SPEAKER = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|my|mine|we|we're|we've|we'd|our
                       re.I)
 
 
+
+def names_an_aim(text: str) -> bool:
+    """Whether ``text`` names a goal or a target ("What is my deadlift goal?")."""
+    return _AIMS.search(text) is not None
+
 def only_asks(text: str) -> bool:
     """Whether ``text`` is a request to the assistant, or a question, that says nothing of
     the speaker."""

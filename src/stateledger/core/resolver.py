@@ -422,7 +422,10 @@ def _focus(question: str, kept: Sequence[Evidence], evidence: Sequence[Evidence]
     linked = _without_other_parts(anchor, linked, branch)
     heads |= _cut_off(anchor, linked, evidence, score, at)
     # Beside the chain, only evidence scored about as well as the anchor may be a state of
-    # its variable: a fact that merely shares the topic scores lower. Without a relation
+    # its variable: a fact that merely shares the topic scores lower. With an answer order,
+    # about as well on either: the order's word overlap puts a newer state that does not
+    # repeat the asked thing's name ("Gave Neovim a proper go" for "Which editor do I
+    # use?") further behind the anchor than its relevance does. Without a relation
     # model, time decides among those (a newer record that merely mentions the topic must
     # not win).
     if same_variable is None:
@@ -435,7 +438,8 @@ def _focus(question: str, kept: Sequence[Evidence], evidence: Sequence[Evidence]
     else:
         best = order[id(anchor)]
         rest = [ev for ev in kept if ev is not anchor and ev.record.id not in chain
-                and order[id(ev)] >= best - RANK_MARGIN]
+                and (order[id(ev)] >= best - RANK_MARGIN
+                     or score[id(ev)] >= top - RELEVANCE_MARGIN)]
     rest = without_siblings(anchor, rest, evidence, chain)
     beside = [ev for ev, same in zip(rest, same_variable(anchor, rest), strict=True) if same]
     return [anchor, *linked, *beside], heads
@@ -700,7 +704,8 @@ def _when(question: str, kept: Sequence[Evidence], at: datetime | None,
     a "before" question picks it (``_time_ordered``); else the newest live state of the
     asked variable, or an earlier state of its chain that already held the asked value
     ("When did I start learning Japanese?" began with "I started learning Japanese today",
-    not with the later "My Japanese is coming along" the write path filed after it). A
+    not with the later "My Japanese is coming along" the write path filed after it, or
+    put beside it unlinked: ``_told_before``). A
     state whose number differs from its predecessor's began itself, whatever words they
     share ("When did my rent go up?": "my rent went up to £1,020" after "My rent is
     £950")."""
@@ -714,7 +719,8 @@ def _when(question: str, kept: Sequence[Evidence], at: datetime | None,
         value = (content_keys(question) & content_keys(pick.record.text)) - _CHANGE_VERBS
         by_id = {ev.record.id: ev for ev in kept}
         seen = {pick.record.id}
-        while value and (before := predecessor(pick, by_id)) is not None and (
+        while value and (before := predecessor(pick, by_id) or _told_before(pick, kept)
+                         ) is not None and (
                 before.record.id not in seen and value <= content_keys(before.record.text)
                 and not _number_changed(before.record.text, pick.record.text)):
             pick = before
@@ -724,6 +730,14 @@ def _when(question: str, kept: Sequence[Evidence], at: datetime | None,
     # The value is left to the answer step (``core.extract``): the statement may say when
     # its state began ("I moved here last week") better than the day it was recorded.
     return Resolution(f"{day}: {pick.record.text}", None, (pick,), f"when-question: {why}")
+
+
+def _told_before(ev: Evidence, kept: Sequence[Evidence]) -> Evidence | None:
+    """The newest state of ``kept`` (one variable's, ``_focus``) told before ``ev`` that the
+    write path did not link to it: "I started learning the piano this week" beside "Piano
+    is going well", which the reranker put beside it."""
+    earlier = [e for e in kept if e.record.valid_from < ev.record.valid_from]
+    return max(earlier, key=lambda e: e.record.valid_from) if earlier else None
 
 
 def _number_changed(before: str, after: str) -> bool:
