@@ -2,17 +2,17 @@
 
 Pure functions over the links the write path made (supersede, evolve, verify) between the
 records of an evidence packet: which records one state's chain joins, the state a record
-took over from, whether a state was told and replaced within one message, and which records
-are the other facts of one message.
+took over from, whether a state was told and replaced within one message, which records
+are the other facts of one message, and whether a record holds now or has ended.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence, Set
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from stateledger.core.labels import EVOLUTION_LINKS
-from stateledger.core.model import Evidence, LinkType
+from stateledger.core.model import Evidence, LinkType, Status
 from stateledger.core.packet import PREDECESSOR_LINKS, SUCCESSOR_LINKS
 
 # Links between states of one variable: a revision, an evolution, and a pending claim with
@@ -98,3 +98,19 @@ def without_siblings(anchor: Evidence, rest: Sequence[Evidence],
     return [ev for ev in rest
             if not any(earlier.record.id not in chain and _told_together(earlier, anchor)
                        for earlier in _earlier_states(ev, by_id))]
+
+
+def is_live(ev: Evidence, at: datetime | None) -> bool:
+    """Whether the evidence record is the state holding now (or at ``at``)."""
+    rec = ev.record
+    if at is not None:
+        return rec.valid_at(at)
+    return rec.status is Status.ACTIVE and rec.valid_to is None
+
+
+def is_past(ev: Evidence, at: datetime | None) -> bool:
+    """Whether the evidence record is a state that ended (before ``at`` when given)."""
+    rec = ev.record
+    if at is not None:
+        return rec.valid_to is not None and rec.valid_to <= at
+    return rec.status is Status.SUPERSEDED or rec.valid_to is not None

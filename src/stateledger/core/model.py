@@ -401,3 +401,14 @@ class Answer:
             "evidence": [e.to_dict() for e in self.evidence],
             "trace": self.trace,
         }
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """What ``resolve_open`` found: the answer text, the value (a short answer, when there
+    is one), the evidence used (several for a list), and why."""
+
+    text: str | None
+    value: str | None
+    used: tuple[Evidence, ...]
+    reason: str

@@ -41,12 +41,13 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from stateledger.core.chain import (
     chain_ids,
     held_an_instant,
+    is_live,
+    is_past,
     predecessor,
     went_on_in_its_message,
     without_siblings,
@@ -54,12 +55,12 @@ from stateledger.core.chain import (
 from stateledger.core.cues import adds_one_more
 from stateledger.core.extract import PAST_TENSE_Q, content_keys, says_ended
 from stateledger.core.labels import EVOLUTION_LINKS, check_at
-from stateledger.core.model import Evidence, Label, LinkType, Status, View
+from stateledger.core.listing import answer_all, answer_set, asks_every_state
+from stateledger.core.model import Evidence, Label, LinkType, Resolution, Status, View
 from stateledger.core.names import names_someone
 from stateledger.core.numbers import numbers_in
 from stateledger.core.packet import SUCCESSOR_LINKS
 from stateledger.core.profiler import FIRST_STATE, asks_prior_state, profile_query
-from stateledger.core.quantity import count_of
 from stateledger.core.question import (
     REQUIRED_KINDS,
     another_favourite,
@@ -83,8 +84,6 @@ NOT_IN_MEMORY = "not in memory"
 RELEVANT = 0.25  # least relevance score for evidence to answer a question
 RELEVANCE_MARGIN = 0.1  # states this close to the best score compete by time
 RANK_MARGIN = 0.1  # ... the same, on the answer order (``core.evidence_rank``) when given
-SET_MAX = 5  # records a question about several things is answered from
-SET_MARGIN = 0.3  # ... each within this of the best on the answer order
 ELSEWHERE_MARGIN = 0.1  # someone else's record this much better: the question's premise is
 # about them ("what did Ana paint?" when only Tom ever painted), so not in memory
 
@@ -93,22 +92,6 @@ SameVariable = Callable[[Evidence, Sequence[Evidence]], list[bool]]
 # For each (older, newer) pair: whether a relation model is sure the newer holds the next
 # state of the older's variable.
 Follows = Callable[[Sequence[tuple[Evidence, Evidence]]], list[bool]]
-
-
-def _live(ev: Evidence, at: datetime | None) -> bool:
-    """Whether the evidence record is the state holding now (or at ``at``)."""
-    rec = ev.record
-    if at is not None:
-        return rec.valid_at(at)
-    return rec.status is Status.ACTIVE and rec.valid_to is None
-
-
-def _past(ev: Evidence, at: datetime | None) -> bool:
-    """Whether the evidence record is a state that ended (before ``at`` when given)."""
-    rec = ev.record
-    if at is not None:
-        return rec.valid_to is not None and rec.valid_to <= at
-    return rec.status is Status.SUPERSEDED or rec.valid_to is not None
 
 
 def _first(
@@ -128,7 +111,7 @@ def _current(evidence: Sequence[Evidence], at: datetime | None) -> Result | None
     ev = _first(evidence, Label.CURRENT)
     if ev is not None:
         return _found(ev, "current view: first current memory")
-    ev = _first(evidence, Label.TRANSITION_LINKED, lambda e: _live(e, at))
+    ev = _first(evidence, Label.TRANSITION_LINKED, lambda e: is_live(e, at))
     if ev is not None:
         return _found(ev, "current view: live endpoint of an evolution")
     return None
@@ -140,7 +123,7 @@ def _historical(
     ev = _first(evidence, Label.HISTORICAL)
     if ev is not None:
         return _found(*_nearest_past(question, ev, evidence))
-    ev = _first(evidence, Label.TRANSITION_LINKED, lambda e: _past(e, at))
+    ev = _first(evidence, Label.TRANSITION_LINKED, lambda e: is_past(e, at))
     if ev is not None:
         return _found(ev, "historical view: past endpoint of an evolution")
     if asks_prior_state(profile_query(question)):
@@ -185,7 +168,7 @@ def _transition(evidence: Sequence[Evidence], at: datetime | None) -> Result | N
     ev = _first(evidence, Label.TRANSITION)
     if ev is not None:
         return _found(ev, "transition view: first transition memory")
-    ev = _first(evidence, Label.TRANSITION_LINKED, lambda e: _live(e, at))
+    ev = _first(evidence, Label.TRANSITION_LINKED, lambda e: is_live(e, at))
     if ev is None:
         ev = _first(evidence, Label.TRANSITION_LINKED)
     if ev is not None:
@@ -196,7 +179,7 @@ def _transition(evidence: Sequence[Evidence], at: datetime | None) -> Result | N
 def _neutral(evidence: Sequence[Evidence], at: datetime | None) -> Result | None:
     ev = _first(evidence, Label.CURRENT) or _first(evidence, Label.TRANSITION)
     if ev is None:
-        ev = _first(evidence, Label.TRANSITION_LINKED, lambda e: _live(e, at))
+        ev = _first(evidence, Label.TRANSITION_LINKED, lambda e: is_live(e, at))
     if ev is None:
         ev = _first(evidence, Label.RETRIEVED)
     if ev is not None:
@@ -233,17 +216,6 @@ def resolve(
     if result is None:
         return None, None, f"{view.value} view: no evidence in the requested state"
     return result
-
-
-@dataclass(frozen=True)
-class Resolution:
-    """What ``resolve_open`` found: the answer text, the value (a short answer, when there
-    is one), the evidence used (several for a list), and why."""
-
-    text: str | None
-    value: str | None
-    used: tuple[Evidence, ...]
-    reason: str
 
 
 def resolve_open(
@@ -318,10 +290,10 @@ def resolve_open(
         # Beside the best record, the others about the person that rank close to it: the
         # relevance head, trained on one-variable questions, scores a second instrument or
         # book low for a plural question.
-        return _set(question, view, kept, about, evidence, rank, at)
+        return answer_set(question, view, kept, about, evidence, rank, at)
     when, listing = asks_when(question), asks_all(question)
-    if listing and not (_every_state(question, view) and same_variable is not None):
-        return _all(question, view, kept, at, about)
+    if listing and not (asks_every_state(question, view) and same_variable is not None):
+        return answer_all(question, view, kept, at, about)
     heads: set[int] = set()
     if relevance is not None:
         typed_kept = kept
@@ -344,7 +316,7 @@ def resolve_open(
         # "Every name I have given you" lists the states of one variable: its chain,
         # whatever relevance each state's own wording earned, and nothing that merely
         # scored as relevant beside it.
-        return _all(question, view, kept, at)
+        return answer_all(question, view, kept, at)
     if relevance is not None:
         relevant = {id(ev) for ev, r in zip(evidence, relevance, strict=True) if r >= RELEVANT}
         ordered = _time_ordered(question, view, kept, at, heads, relevant)
@@ -511,7 +483,7 @@ def _cut_off(anchor: Evidence, linked: Sequence[Evidence], evidence: Sequence[Ev
         before = predecessor(ev, by_id)
         onward = set(ev.record.linked(LinkType.SUPERSEDED_BY, LinkType.EVOLVES_TO))
         if (before is not None and score[id(ev)] < RELEVANT and score[id(before)] >= RELEVANT
-                and not _live(ev, at) and not onward & reached):
+                and not is_live(ev, at) and not onward & reached):
             heads.add(id(before))
     return heads
 
@@ -584,7 +556,7 @@ def _before_named(question: str, kept: Sequence[Evidence], evidence: Sequence[Ev
         # day later).
         older = [ev for ev in kept if id(ev) in others and (
             ev.record.valid_from < later.record.valid_from
-            or (_past(ev, at) and _live(later, at)))]
+            or (is_past(ev, at) and is_live(later, at)))]
         # ... and one whose name the later record mentions is the state it took over from
         # ("Dr Okafor went on sabbatical so Prof. Lindqvist is supervising me now" after
         # "my supervisor is Dr Okafor"), however the model reads the pair.
@@ -662,7 +634,7 @@ def _time_ordered(question: str, view: View, kept: Sequence[Evidence], at: datet
     (``id``s): the states that say what the question asks themselves; a "before" question
     is answered by one of them where one ended, not by a state the chain only passes
     through ("New job means mornings are gone" between two gym times)."""
-    live = [ev for ev in kept if _live(ev, at) or ev.label is Label.CURRENT or id(ev) in heads]
+    live = [ev for ev in kept if is_live(ev, at) or ev.label is Label.CURRENT or id(ev) in heads]
     if view in (View.CURRENT, View.NEUTRAL) and live:
         pick = max(live, key=lambda ev: (ev.record.valid_from, ev.record.recorded_at))
         return pick, "the newest live state of the asked variable"
@@ -674,7 +646,7 @@ def _time_ordered(question: str, view: View, kept: Sequence[Evidence], at: datet
         if _EARLIEST.search(question):
             pick = min(held, key=lambda ev: ev.record.valid_from)
             return pick, "the earliest state of the asked variable"
-        ended = [ev for ev in held if _past(ev, at) and id(ev) not in heads]
+        ended = [ev for ev in held if is_past(ev, at) and id(ev) not in heads]
         # A state replaced within its own message ("I gave up on the spreadsheet, and I'm
         # using YNAB now") never held: the state before is the one before the message.
         ended = [ev for ev in ended if not held_an_instant(ev)] or ended
@@ -714,7 +686,7 @@ def _when(question: str, kept: Sequence[Evidence], at: datetime | None,
     if earlier is not None:
         pick, why = earlier
     else:
-        live = [ev for ev in kept if _live(ev, at)]
+        live = [ev for ev in kept if is_live(ev, at)]
         pick = max(live or kept, key=lambda ev: ev.record.valid_from)
         value = (content_keys(question) & content_keys(pick.record.text)) - _CHANGE_VERBS
         by_id = {ev.record.id: ev for ev in kept}
@@ -745,80 +717,3 @@ def _number_changed(before: str, after: str) -> bool:
     novice eight now" after "I joined a rowing club" changes no number)."""
     held = numbers_in(before)
     return bool(held) and bool(numbers_in(after) - held)
-
-
-def _set(question: str, view: View, kept: Sequence[Evidence], about: Sequence[Evidence],
-         evidence: Sequence[Evidence], rank: Sequence[float], at: datetime | None
-         ) -> Resolution:
-    """A question about several things ("what books has Tom read?"): the best relevant
-    record and the records about the person that rank about as well, best first, at most
-    ``SET_MAX``; live ones only, unless the question asks about the past (a pet that died
-    is no pet I have)."""
-    order = {id(ev): rank[i] for i, ev in enumerate(evidence)}
-    if view is View.HISTORICAL and not _EVER.search(question):
-        # "Which days did I climb before the gym changed its hours?" asks for the states
-        # that ended, not every state: the live ones answer it only when none ended.
-        ended = [ev for ev in kept if _past(ev, at)]
-        if ended:
-            kept = ended
-            about = [ev for ev in about if _past(ev, at)]
-    elif not _every_state(question, view):
-        about = [ev for ev in about if _live(ev, at) or ev.label is Label.CURRENT] or about
-    # The best of what may answer: a retired record that ranks first must not put the
-    # live ones out of reach of the margin (an empty answer).
-    allowed = {id(ev) for ev in about}
-    best = max(order[id(ev)] for ev in [ev for ev in kept if id(ev) in allowed] or kept)
-    ranked = sorted(about, key=lambda ev: -order[id(ev)])
-    close = [ev for ev in ranked[:SET_MAX] if order[id(ev)] >= best - SET_MARGIN]
-    # The values the write path filed beside a chosen one ("I also play the banjo" beside
-    # the cello) are members of the same set, however their own wording scored.
-    beside = {d for ev in close for d in ev.record.linked(*_MEMBER_LINKS)}
-    close += [ev for ev in ranked if ev.record.id in beside and ev not in close]
-    chosen = tuple(close[:SET_MAX])
-    if not chosen:
-        return Resolution(None, None, (), "set question: no record answers it in the asked "
-                                          "state")
-    return Resolution("; ".join(ev.record.text for ev in chosen), None, chosen,
-                      f"set question: {len(chosen)} record(s) answer about as well as the best "
-                      "or were filed beside one that does")
-
-
-_MEMBER_LINKS = (LinkType.COEXISTS, LinkType.SCOPED_EXCEPTION, LinkType.HAS_EXCEPTION)
-
-
-def _every_state(question: str, view: View) -> bool:
-    """A list question about every past state ("all the names I have given you"), not the
-    live items of a list ("what is on my shopping list")."""
-    return view is View.HISTORICAL or bool(_EVER.search(question))
-
-
-def _all(question: str, view: View, kept: Sequence[Evidence], at: datetime | None,
-         about: Sequence[Evidence] = ()) -> Resolution:
-    # Counted items ("3 potato") are the entries of one list: when the relevant evidence
-    # holds any, every counted item about the person is on it, whatever relevance its own
-    # wording earned ("Please add another 1 Potato" scores lower than "I want to buy...").
-    # ``kept`` is drawn from ``about``; without it, the kept items are all there is.
-    if any(count_of(ev.record.value) for ev in kept):
-        kept = [ev for ev in (about or kept) if count_of(ev.record.value)]
-    every_state = _every_state(question, view)
-    chosen = [ev for ev in kept if every_state or _live(ev, at) or ev.label is Label.CURRENT]
-    if not chosen:
-        return Resolution(None, None, (), "list question: no matching state")
-    # A list of counted items ("3 leek") is made of them alone: other evidence that merely
-    # talks about lists is no item. One counted down to zero is gone.
-    if any(count_of(ev.record.value) for ev in chosen):
-        chosen = [ev for ev in chosen if count_of(ev.record.value)]
-    chosen = [ev for ev in sorted(chosen, key=lambda ev: ev.record.valid_from)
-              if (count_of(ev.record.value) or (1, ""))[0] > 0]
-    if not chosen:
-        return Resolution(None, None, (), "list question: every counted item is at zero")
-    values = [ev.record.value for ev in chosen if ev.record.value]
-    shown = [ev.record.value if ev.record.value and count_of(ev.record.value) else ev.record.text
-             for ev in chosen]
-    return Resolution("; ".join(shown),
-                      ", ".join(values) if len(values) == len(chosen) else None,
-                      tuple(chosen), f"list question: {len(chosen)} matching state(s)")
-
-
-_EVER = re.compile(r"\b(?:have been|ever|so far|over time|all the \w+ (?:i|we) (?:have |'ve )?"
-                   r"(?:gave|given|told|had|used))\b", re.I)
