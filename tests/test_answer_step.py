@@ -121,17 +121,6 @@ def test_a_lead_in_counts_for_a_record_only_where_it_does_not_answer_by_itself()
     assert abs(scores[2] - 0.9 * 0.2) < 1e-9  # ... not credited with what its lead-in says
 
 
-def test_a_newer_state_that_does_not_repeat_the_asked_name_still_answers(mem: Memory) -> None:
-    # "Gave Neovim a proper go" never says "editor" or "code": the answer order's word
-    # overlap put it far behind the older record, though the reranker is sure of both.
-    mem.add("I write all my code in Sublime Text.", user_id="ines", at="2022-05-05")
-    mem.add("Gave Neovim a proper go and I'm not going back.", user_id="ines", at="2024-05-05")
-    ans = mem.answer("Which editor do I use?", user_id="ines")
-    assert ans.found and "Neovim" in ans.text, ans.text
-    ans = mem.answer("What editor did I use before?", user_id="ines")
-    assert ans.found and "Sublime" in ans.text, ans.text
-
-
 def test_something_held_beside_is_no_next_state_however_relevant(mem: Memory) -> None:
     mem.add("At home I speak Greek with my grandparents.", user_id="ines", at="2022-01-01")
     mem.add("I've also been picking up Swahili on the side.", user_id="ines",

@@ -394,10 +394,10 @@ def _focus(question: str, kept: Sequence[Evidence], evidence: Sequence[Evidence]
     linked = _without_other_parts(anchor, linked, branch)
     heads |= _cut_off(anchor, linked, evidence, score, at)
     # Beside the chain, only evidence scored about as well as the anchor may be a state of
-    # its variable: a fact that merely shares the topic scores lower. With an answer order,
-    # about as well on either: the order's word overlap puts a newer state that does not
-    # repeat the asked thing's name ("Gave Neovim a proper go" for "Which editor do I
-    # use?") further behind the anchor than its relevance does. Without a relation
+    # its variable: a fact that merely shares the topic scores lower. (Admitting also what
+    # scores about as well on relevance alone, where the answer order's word overlap puts
+    # it further behind, was measured and not kept: docs/BENCHMARKS.md, thirty-fourth
+    # session.) Without a relation
     # model, time decides among those (a newer record that merely mentions the topic must
     # not win).
     if same_variable is None:
@@ -410,8 +410,7 @@ def _focus(question: str, kept: Sequence[Evidence], evidence: Sequence[Evidence]
     else:
         best = order[id(anchor)]
         rest = [ev for ev in kept if ev is not anchor and ev.record.id not in chain
-                and (order[id(ev)] >= best - RANK_MARGIN
-                     or score[id(ev)] >= top - RELEVANCE_MARGIN)]
+                and order[id(ev)] >= best - RANK_MARGIN]
     rest = without_siblings(anchor, rest, evidence, chain)
     beside = [ev for ev, same in zip(rest, same_variable(anchor, rest), strict=True) if same]
     return [anchor, *linked, *beside], heads
