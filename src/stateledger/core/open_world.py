@@ -370,6 +370,11 @@ def aims_at_a_number(text: str) -> bool | None:
     return True if len(aimed) == len(numbers) else None
 
 
+def names_an_aim(text: str) -> bool:
+    """Whether ``text`` names a goal or a target ("What is my deadlift goal?")."""
+    return _AIMS.search(text) is not None
+
+
 # A request to the assistant that says nothing of the speaker ("Can you give me a lunch
 # idea under 600 calories?"; the stance head: fact 0.66), or a question that names nothing
 # of theirs ("What's the difference between a deck oven and a convection oven?": 0.86):
@@ -384,11 +389,6 @@ _REQUEST = re.compile(r"\s*(?:(?:so|ok|okay|also|and|but|hey|hi|thanks|great|now
 _SPEAKER = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|my|mine|we|we're|we've|we'd|our|ours)\b",
                       re.I)
 
-
-
-def names_an_aim(text: str) -> bool:
-    """Whether ``text`` names a goal or a target ("What is my deadlift goal?")."""
-    return _AIMS.search(text) is not None
 
 def only_asks(text: str) -> bool:
     """Whether ``text`` is a request to the assistant, or a question, that says nothing of
