@@ -252,12 +252,12 @@ def _same_variable(model: Relevance, anchor: Evidence, others: Sequence[Evidence
         return any(rid in relevance_of for rid in rec.linked(*PREDECESSOR_LINKS))
 
     anchor_sure = sure(anchor.record.id)
+    anchor_aims = aims_at_a_number(anchor.record.text) if asks_aim else None
 
     def same(ev: Evidence, p: np.ndarray, newer: Record) -> bool:
         if tells_one_more(newer.text):
             return False
-        if asks_aim and {aims_at_a_number(ev.record.text),
-                         aims_at_a_number(anchor.record.text)} == {True, False}:
+        if asks_aim and {aims_at_a_number(ev.record.text), anchor_aims} == {True, False}:
             return False
         if p[UNRELATED] < 0.5:
             return True
