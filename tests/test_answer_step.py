@@ -3,6 +3,7 @@ evidence is about someone else (sentences written for these tests)."""
 
 from __future__ import annotations
 
+from conversation import answers, say
 from stateledger import Action, Memory
 
 MAY_8 = "2023-05-08T14:00:00+00:00"  # a Monday
@@ -123,47 +124,38 @@ def test_a_lead_in_counts_for_a_record_only_where_it_does_not_answer_by_itself()
 
 def test_something_held_beside_is_no_next_state_however_relevant(mem: Memory) -> None:
     # "also" adds a value beside the first: the first still holds, it is not replaced.
-    mem.add("Our team uses Slack for chat.", user_id="ines", at="2022-01-01")
-    mem.add("We also use Discord for the community server.", user_id="ines", at="2023-06-01")
-    ans = mem.answer("What do we use for chat?", user_id="ines")
-    assert ans.found and "Slack" in ans.text, ans.text
-    mem.add("I'm learning Spanish on Duolingo.", user_id="ola", at="2022-01-01")
-    mem.add("I've also been learning Japanese with a tutor.", user_id="ola", at="2023-06-01")
-    ans = mem.answer("What language am I learning?", user_id="ola")
-    assert ans.found and "Spanish" in ans.text, ans.text
+    say(mem, ("2022-01-01", "Our team uses Slack for chat."),
+        ("2023-06-01", "We also use Discord for the community server."), user="ines")
+    answers(mem, "What do we use for chat?", "Slack", user="ines")
+    say(mem, ("2022-01-01", "I'm learning Spanish on Duolingo."),
+        ("2023-06-01", "I've also been learning Japanese with a tutor."), user="ola")
+    answers(mem, "What language am I learning?", "Spanish", user="ola")
 
 
 def test_a_goal_question_is_not_answered_by_a_number_reached(mem: Memory) -> None:
-    mem.add("My goal is to bench press 100 kg by the summer.", user_id="ines", at="2024-01-02")
-    mem.add("Benched 80 kg this morning, a new personal best.", user_id="ines",
-            at="2024-02-10")
-    mem.add("Got 90 kg on the bench press today!", user_id="ines", at="2024-03-15")
-    ans = mem.answer("What is my bench press goal?", user_id="ines")
-    assert ans.found and "100" in ans.text, ans.text
+    say(mem, ("2024-01-02", "My goal is to bench press 100 kg by the summer."),
+        ("2024-02-10", "Benched 80 kg this morning, a new personal best."),
+        ("2024-03-15", "Got 90 kg on the bench press today!"), user="ines")
+    answers(mem, "What is my bench press goal?", "100", user="ines")
 
 
 def test_when_a_state_began_is_its_first_telling_not_a_later_one_beside_it(mem: Memory
                                                                            ) -> None:
-    mem.add("I took up the cello this week.", user_id="ines", at="2023-04-10")
-    mem.add("Cello is going well, I can play a few Bach minuets.", user_id="ines",
-            at="2024-02-01")
-    ans = mem.answer("When did I take up the cello?", user_id="ines")
-    assert ans.found and ans.text.startswith("2023-04-10"), ans.text
+    say(mem, ("2023-04-10", "I took up the cello this week."),
+        ("2024-02-01", "Cello is going well, I can play a few Bach minuets."), user="ines")
+    text = answers(mem, "When did I take up the cello?", "2023-04-10", user="ines")
+    assert text.startswith("2023-04-10"), text
 
 
 def test_a_which_question_with_one_thing_asks_for_the_current_one(mem: Memory) -> None:
-    mem.add("We track tickets in Jira, though everyone moans about it.", user_id="ines",
-            at="2024-02-03")
-    mem.add("We dumped Jira for Linear, so much quicker.", user_id="ines", at="2024-04-01")
-    ans = mem.answer("Which tool do we use for tickets?", user_id="ines")
-    assert ans.found and "Linear" in ans.text, ans.text
+    say(mem, ("2024-02-03", "We track tickets in Jira, though everyone moans about it."),
+        ("2024-04-01", "We dumped Jira for Linear, so much quicker."), user="ines")
+    answers(mem, "Which tool do we use for tickets?", "Linear", user="ines")
 
 
 def test_a_question_about_what_one_started_with_asks_for_the_first_state(mem: Memory
                                                                          ) -> None:
-    mem.add("There are 12 chilli plants on my balcony this year.", user_id="ines",
-            at="2024-03-03")
-    mem.add("The heatwave killed a few, so I'm down to 8 chilli plants.", user_id="ines",
-            at="2024-07-20")
-    ans = mem.answer("How many chilli plants did I start with?", user_id="ines")
-    assert ans.found and "12" in ans.text, ans.text
+    say(mem, ("2024-03-03", "There are 12 chilli plants on my balcony this year."),
+        ("2024-07-20", "The heatwave killed a few, so I'm down to 8 chilli plants."),
+        user="ines")
+    answers(mem, "How many chilli plants did I start with?", "12", user="ines")

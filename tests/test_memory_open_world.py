@@ -7,10 +7,9 @@ right transaction, and the answer path must answer from the right state.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import pytest
 
+from conversation import answers, not_in_memory, say
 from stateledger import Action, Ledger, LinkType, Memory, Status
 
 DAY = "2024-{:02d}-{:02d}T10:00:00+00:00"
@@ -18,26 +17,6 @@ DAY = "2024-{:02d}-{:02d}T10:00:00+00:00"
 
 def at(month: int, day: int = 1) -> str:
     return DAY.format(month, day)
-
-
-def say(mem: Memory, *turns: tuple[str, str], user: str = "alice") -> list[Action]:
-    return [mem.add(text, user_id=user, at=when).action for when, text in turns]
-
-
-def answers(mem: Memory, question: str, expected: str, *, absent: Sequence[str] = (),
-            user: str = "alice", when: str | None = None) -> str:
-    ans = mem.answer(question, user_id=user, at=when)
-    assert ans.found, f"{question!r} -> not in memory ({ans.trace['resolver']['reason']})"
-    text = ans.text.lower()
-    assert expected.lower() in text, f"{question!r} -> {ans.text!r}"
-    for word in absent:
-        assert word.lower() not in text, f"{question!r} -> {ans.text!r}"
-    return ans.text
-
-
-def not_in_memory(mem: Memory, question: str, user: str = "alice") -> None:
-    ans = mem.answer(question, user_id=user)
-    assert not ans.found, f"{question!r} -> {ans.text!r}"
 
 
 def test_updates_phrased_without_any_pattern(mem: Memory) -> None:
