@@ -704,9 +704,10 @@ def _when(question: str, kept: Sequence[Evidence], at: datetime | None,
 
 
 def _told_before(ev: Evidence, kept: Sequence[Evidence]) -> Evidence | None:
-    """The newest state of ``kept`` (one variable's, ``_focus``) told before ``ev`` that the
-    write path did not link to it: "I started learning the piano this week" beside "Piano
-    is going well", which the reranker put beside it."""
+    """The newest state of ``kept`` (one variable's states, ``_focus``) told before ``ev``:
+    where the write path linked no predecessor to ``ev``, the state it went on from ("I
+    started learning the piano this week" before "Piano is going well", which the
+    reranker, not the write path, put in one variable)."""
     earlier = [e for e in kept if e.record.valid_from < ev.record.valid_from]
     return max(earlier, key=lambda e: e.record.valid_from) if earlier else None
 
