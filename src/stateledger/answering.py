@@ -25,18 +25,18 @@ from typing import Protocol
 import numpy as np
 
 from stateledger import keyed
-from stateledger.core.cues import question_slots, same_person, tells_one_more, with_person_named
+from stateledger.core.aims import aims_at_a_number, names_an_aim
+from stateledger.core.cues import question_slots, same_person, with_person_named
 from stateledger.core.evidence_rank import rank_evidence
 from stateledger.core.extract import answer_value, question_shape
+from stateledger.core.framing import tells_one_more
 from stateledger.core.model import Answer, Evidence, LinkType, Packet, Record
 from stateledger.core.names import ends_what_it_names
 from stateledger.core.open_world import (
     COEXIST,
     END,
     UNRELATED,
-    aims_at_a_number,
     closest_reading,
-    names_an_aim,
     readings,
 )
 from stateledger.core.packet import PREDECESSOR_LINKS
@@ -218,11 +218,11 @@ def _same_variable(model: Relevance, anchor: Evidence, others: Sequence[Evidence
     statement, as on the write path), says anything but "unrelated". A value that coexists
     with the anchor's counts: "these days I mostly listen to indie rock" beside "I mostly
     listen to bluegrass" is the newer answer to "what do I mostly listen to?". A newer
-    record that tells of something held beside the rest (``cues.tells_one_more``: "we
+    record that tells of something held beside the rest (``framing.tells_one_more``: "we
     also adopted a beagle", "I've also picked up some Portuguese") is no next state of
     the anchor's variable, however relevant: the write path files it as coexisting. Nor,
     for a question about a goal (``asks_aim``), is a number reached beside a number aimed
-    at (``core.open_world.aims_at_a_number``, the write path's rule): "Hit 105 kg on the
+    at (``core.aims.aims_at_a_number``, the write path's rule): "Hit 105 kg on the
     deadlift today!" is no new deadlift goal.
 
     The question decides too: when ``relevance_of`` (the reranker's score of each record

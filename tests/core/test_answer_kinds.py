@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from stateledger.core import cues, quantity, segment
+from stateledger.core import cues, framing, quantity, segment
 from stateledger.core.belief import believed, parse_belief
 from stateledger.core.labels import label_for
 from stateledger.core.model import (
@@ -655,35 +655,35 @@ def test_a_changed_value_inside_a_noun_phrase_is_given_not_hedged() -> None:
                  # a change noun: "the increase of ... to", "the cut in ... to"
                  "I'm anxious that even after the increase of the club's budget to £850 we "
                  "could run short", "worried the cut in my hours to 22 a week might hurt"):
-        assert cues.presupposes_change(text), text
+        assert framing.presupposes_change(text), text
     # A hedge of the value itself stays a hedge.
     for text in ("maybe my new rent will be $1,200", "I might get a new laptop",
                  "I'm considering a new budget of $500",
                  # "new" or a comparative before a thing one might acquire, with a number
                  "I might get the new Pixel 9 next month", "I may take the higher 85k offer",
                  "we could rent the bigger 3 bedroom house"):
-        assert not cues.presupposes_change(text), text
+        assert not framing.presupposes_change(text), text
 
 
 def test_what_a_statement_takes_as_given_is_read_on_its_own() -> None:
     # Each runs to the next comma, clause joint or sentence end; thousands and decimals
     # inside a value do not end it.
-    assert cues.presupposed(
+    assert framing.presupposed(
         "Honestly I'm stressed that with the raised rent of £1,450 a month, we can't save "
         "anything, any tips?") == ["the raised rent of £1,450 a month"]
-    assert cues.presupposed(
+    assert framing.presupposed(
         "I doubt I'll make our rescheduled 9.30 standup and I told the team") == [
         "our rescheduled 9.30 standup"]
     # A change told as a noun, and a clause given as known.
-    assert cues.presupposed("Thinking about speed, including the drop in page load time to "
+    assert framing.presupposed("Thinking about speed, including the drop in page load time to "
                             "about 1.8 seconds, what else should I profile?") == [
         "the drop in page load time to about 1.8 seconds"]
-    assert cues.presupposed("How do I build on the fact that our newsletter hit 3,000 "
+    assert framing.presupposed("How do I build on the fact that our newsletter hit 3,000 "
                             "subscribers when I pitch sponsors?") == [
         "our newsletter hit 3,000 subscribers"]
-    assert cues.presupposed("I might get the new Pixel 9 next month") == []
+    assert framing.presupposed("I might get the new Pixel 9 next month") == []
     # A statement that is the phrase and nothing more needs no second reading.
-    assert cues.presupposed("The new rent of 1,250 a month.") == []
+    assert framing.presupposed("The new rent of 1,250 a month.") == []
 
 
 def test_a_long_run_of_openers_is_read_in_linear_time() -> None:
@@ -701,9 +701,9 @@ def test_only_a_whole_month_word_makes_a_date_after_new_or_a_comparative() -> No
     # stays a plan; a real month after "new" still gives the changed date.
     for text in ("I might buy the lower octane 91 fuel", "we may get the bigger decker 2 bus",
                  "maybe the new augmented 4 core model"):
-        assert not cues.presupposes_change(text), text
+        assert not framing.presupposes_change(text), text
     for text in ("our new Sept 9 deadline", "the new March 14 review date"):
-        assert cues.presupposes_change(text), text
+        assert framing.presupposes_change(text), text
 
 
 
@@ -724,7 +724,7 @@ def test_only_a_whole_month_word_makes_a_date_after_new_or_a_comparative() -> No
     ("I moved into a new flat.", 0),
 ])
 def test_attitude_is_the_last_liking_or_disliking_said(text: str, sign: int) -> None:
-    assert cues.attitude(text) == sign
+    assert framing.attitude(text) == sign
 
 
 @pytest.mark.parametrize(("text", "corrects"), [
@@ -761,19 +761,19 @@ def test_a_report_needs_someone_to_report_it(text: str, reporter: bool) -> None:
 
 
 def test_one_more_of_a_kind_is_read_off_ordinals() -> None:
-    assert cues.adds_one_more("We got a second cat, a tabby called Udon.")
-    assert cues.adds_one_more("My sister just had a third baby.")
-    assert not cues.adds_one_more("I bought a second-hand Yaris.")
-    assert not cues.adds_one_more("I also switched to Linear for tickets.")
+    assert framing.adds_one_more("We got a second cat, a tabby called Udon.")
+    assert framing.adds_one_more("My sister just had a third baby.")
+    assert not framing.adds_one_more("I bought a second-hand Yaris.")
+    assert not framing.adds_one_more("I also switched to Linear for tickets.")
 
 
 def test_something_the_speaker_also_does_is_held_beside() -> None:
-    assert cues.tells_one_more("I've also picked up some Portuguese this year.")
-    assert cues.tells_one_more("We also adopted a beagle called Rolo.")
-    assert cues.tells_one_more("We got a second cat.")
-    assert not cues.tells_one_more("I also switched to Linear for tickets.")
-    assert not cues.tells_one_more("Also, we moved the API to Fly.io.")
-    assert not cues.tells_one_more("My brother also lives in Leeds.")
+    assert framing.tells_one_more("I've also picked up some Portuguese this year.")
+    assert framing.tells_one_more("We also adopted a beagle called Rolo.")
+    assert framing.tells_one_more("We got a second cat.")
+    assert not framing.tells_one_more("I also switched to Linear for tickets.")
+    assert not framing.tells_one_more("Also, we moved the API to Fly.io.")
+    assert not framing.tells_one_more("My brother also lives in Leeds.")
 
 
 def test_the_stance_is_read_without_the_day_it_was_told_on() -> None:

@@ -8,6 +8,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from stateledger.core import cues
+from stateledger.core.aims import aims_at_a_number
 from stateledger.core.executor import apply_diff, execute
 from stateledger.core.invariants import check_invariants
 from stateledger.core.model import (
@@ -25,7 +26,6 @@ from stateledger.core.names import ends_what_it_names
 from stateledger.core.open_world import (
     RELATIONS,
     Stance,
-    aims_at_a_number,
     checked_relation,
     closest_reading,
     decide_open_world,

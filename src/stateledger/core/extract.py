@@ -29,7 +29,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 
-from stateledger.core.cues import attitude, question_slots
+from stateledger.core.cues import question_slots
+from stateledger.core.framing import attitude
 from stateledger.core.model import Evidence
 from stateledger.core.profiler import asks_prior_state, profile_query
 from stateledger.core.segment import sentences
@@ -360,7 +361,7 @@ def extract(question: str, text: str, said_at: date | datetime,
         # An ending answers "no" to whether the state holds ("Do I smoke?" / "Six months
         # cigarette-free today!") and "yes" to whether it ended ("Did I quit smoking?").
         # ... and a liking turned to dislike answers "no" to whether it is liked ("Do I
-        # enjoy running?" / "I've come to hate running", ``cues.attitude``).
+        # enjoy running?" / "I've come to hate running", ``framing.attitude``).
         # A "not" counts in the clause that answers (``_answering_clause``); an ending
         # anywhere in the sentence is the named thing's ("RIP Nibbles, he had a good long
         # life for a hamster"), and ``attitude`` reads a whole sentence's turns of mind ("I

@@ -57,23 +57,26 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import timedelta
 
+from stateledger.core.aims import aims_at_a_number
 from stateledger.core.cues import (
     PRONOUN_SUBJECTS,
-    adds_one_more,
-    attitude,
     mentions,
     names_a_reporter,
     names_subject,
     opens_with_report,
-    presupposed,
-    presupposes_change,
     same_person,
     same_value,
     scopes,
     tells_a_claim,
-    without_attitude_words,
 )
 from stateledger.core.extract import content_keys
+from stateledger.core.framing import (
+    adds_one_more,
+    attitude,
+    presupposed,
+    presupposes_change,
+    without_attitude_words,
+)
 from stateledger.core.instances import names_another_part
 from stateledger.core.model import (
     LIVE,
@@ -86,13 +89,12 @@ from stateledger.core.model import (
     Status,
 )
 from stateledger.core.names import ends_what_it_names
-from stateledger.core.numbers import NUMBER, numbers_in
+from stateledger.core.numbers import numbers_in
 from stateledger.core.policy import Candidate, Statement, reliability
 from stateledger.core.quantity import Quantity, applied, count_of
 from stateledger.core.replaced import replaces_another_value
 from stateledger.core.segment import without_aside, without_request
 from stateledger.core.slots import WILDCARD
-from stateledger.core.timeexpr import MONTH_NAME
 
 RELATIONS: tuple[str, ...] = ("unrelated", "same", "update", "end", "coexist")
 UNRELATED, SAME, UPDATE, END, COEXIST = range(len(RELATIONS))
@@ -228,12 +230,12 @@ def checked_relation(st: Statement, c: Candidate) -> tuple[float, ...]:
       Blue") updates it: the mass on ``same`` goes to ``update``;
     - a restatement keeps the record's number: one read as a restatement that gives
       numbers, none of them the record's, updates it;
-    - a restatement keeps the record's liking or disliking (``cues.attitude``): "I actually
+    - a restatement keeps the record's liking or disliking (``framing.attitude``): "I actually
       like them now" after "I can't stand mushrooms" updates it; the opposite liking of the
       same thing (``likes_the_same_thing``) updates it whatever else the model read;
     - a correction ("Correction, my landlord is Mr Shah, Patel is the neighbour") restates
       nothing when it says something the record does not;
-    - one more of a kind ("we got a second cat", ``cues.adds_one_more``) stands beside the
+    - one more of a kind ("we got a second cat", ``framing.adds_one_more``) stands beside the
       record (``coexist``), however its wording reads as a replacement;
     - two parts of one plan ("phase one", "Sprint 2"), each with a value of its own, are
       two variables (``core.instances.names_another_part``);
@@ -323,58 +325,6 @@ def checked_relation(st: Statement, c: Candidate) -> tuple[float, ...]:
     return tuple(out)
 
 
-# A number framed as a goal or target ("my goal is 80 kg", "the target for the bake sale is
-# £300", "a $5,000 goal"), unless the goal was reached ("I hit my goal of 80 kg" says where
-# one stands). A plan told with a verb ("I want to reach 52 kg", "I'm aiming for 90%") is a
-# hedge of the state itself, the pending kind: the rule leaves it to the model.
-# Hand-written readings of English.
-_AIMS = re.compile(r"\b(?:goals?|targets?)\b", re.I)
-_PLANS = re.compile(r"\b(?:(?:want|wants|wanting|hope|hoping|try|trying|plan|planning|aim|aims|"
-                    r"aiming|going)\s+to|aim(?:ing)?\s+for)\b", re.I)
-_AIM_AFTER = re.compile(r"(?:\s*\S+){0,8}")  # how far past the aim word its number may come
-# "a $5,000 goal", "a 40-hour weekly target": the number, a unit, then the aim word
-_AIM_BEFORE = re.compile(r"[\w%-]*\s+(?:(?!(?:my|our|your|the|his|her|their)\b)[a-z-]+\s+)?"
-                         r"(?:goals?|targets?)\b", re.I)
-# The deadline a goal is set for ("... by 30% within 3 months", "... 80 kg by June 1, 2025"):
-# past an aimed number, its numbers are the goal's too.
-_AIM_DEADLINE = re.compile(
-    r"\b(?:within|in|over|by|before|until)\s+(?:the\s+next\s+|about\s+|around\s+)?"
-    r"(?:\d[\d,.]*\s+(?:days?|weeks?|months?|years?)\b|" + MONTH_NAME +
-    r"\.?\s+\d{1,2}(?:st|nd|rd|th)?\b(?:,?\s+\d{4}\b)?|\d{4}\b)", re.I)
-_REACHED = re.compile(r"\b(?:reached|hit|met|achieved|smashed|beat|crossed|made)\s+(?:my|our|"
-                      r"the|that|this)\s+(?:\w+\s+)?(?:goal|target)", re.I)
-
-
-def aims_at_a_number(text: str) -> bool | None:
-    """Whether ``text`` frames its numbers as a goal or target rather than a state reached:
-    True when every number it states is a goal's, False when none is and it plans nothing,
-    None when it holds both ("I've saved $3,200, 64% of my $5,000 goal"), plans with a verb
-    ("I want to get my commute down to 40 minutes") or states no number."""
-    numbers = list(NUMBER.finditer(text))
-    if not numbers:
-        return None
-    if _REACHED.search(text):
-        return False
-    aimed: set[int] = set()
-    for m in _AIMS.finditer(text):
-        reach = _AIM_AFTER.match(text, m.end())
-        assert reach is not None  # the pattern matches the empty string
-        aimed |= {n.start() for n in numbers if m.end() <= n.start() < reach.end()}
-    aimed |= {n.start() for n in numbers if _AIM_BEFORE.match(text, n.end())}
-    if aimed:
-        first = min(aimed)
-        for d in _AIM_DEADLINE.finditer(text, first):
-            aimed |= {n.start() for n in numbers if d.start() <= n.start() < d.end()}
-    if not aimed:
-        return None if _PLANS.search(text) else False
-    return True if len(aimed) == len(numbers) else None
-
-
-def names_an_aim(text: str) -> bool:
-    """Whether ``text`` names a goal or a target ("What is my deadlift goal?")."""
-    return _AIMS.search(text) is not None
-
-
 # A request to the assistant that says nothing of the speaker ("Can you give me a lunch
 # idea under 600 calories?"; the stance head: fact 0.66), or a question that names nothing
 # of theirs ("What's the difference between a deck oven and a convection oven?": 0.86):
@@ -425,7 +375,7 @@ suddenly finally absolutely completely kind sort worst best""".split())
 
 
 def likes_the_same_thing(a: str, b: str) -> bool:
-    """Whether two texts that like or dislike something (``cues.attitude``) are about the
+    """Whether two texts that like or dislike something (``framing.attitude``) are about the
     same thing: without their attitude words they share a content word ("I'm really
     enjoying running these days" / "Running is the worst, I really can't stand it")."""
     objects = [content_keys(without_attitude_words(t), drop=_NOT_THE_OBJECT)
@@ -536,7 +486,7 @@ def sentence_readings(text: str) -> list[str]:
 def readings(text: str) -> list[str]:
     """Every reading of a statement beside a record: its sentence readings
     (``sentence_readings``) and what it takes as given, each phrase on its own
-    (``cues.presupposed``: a changed value inside a noun phrase, a change told as a noun, a
+    (``framing.presupposed``: a changed value inside a noun phrase, a change told as a noun, a
     clause after "the fact that"): the worry or request around "the increased budget
     allocation to $8,000" hides the update."""
     return list(dict.fromkeys((*sentence_readings(text), *presupposed(text))))
@@ -590,7 +540,7 @@ def decide_open_world(st: Statement, stance: Stance, candidates: Sequence[Candid
         return Decision(Action.NOOP, confidence=1.0 - stance.fact,
                         reason=f"no state content ({what})")
     # A changed value given inside a noun phrase is asserted, whatever the clause around it
-    # plans or worries about (``cues.presupposes_change``).
+    # plans or worries about (``framing.presupposes_change``).
     hedged = (stance.hedged >= t.stance and not presupposes_change(st.text)
               and (st.hedged or (_WORRIED.search(st.text) is None
                                  and _SETTLED_FUTURE.search(st.text) is None)))

@@ -37,13 +37,13 @@ from stateledger.core.cues import (
     NAME_WORD,
     ROLE_MODIFIER,
     ROLE_WORDS,
-    adds_one_more,
     canonical_role,
     mentions,
     question_slots,
     same_person,
     subject_words,
 )
+from stateledger.core.framing import adds_one_more
 from stateledger.core.model import Record
 from stateledger.core.numbers import NUMBER
 from stateledger.core.timeexpr import MONTH_NAME, find_times

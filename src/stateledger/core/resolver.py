@@ -52,8 +52,8 @@ from stateledger.core.chain import (
     went_on_in_its_message,
     without_siblings,
 )
-from stateledger.core.cues import adds_one_more
 from stateledger.core.extract import PAST_TENSE_Q, content_keys, says_ended
+from stateledger.core.framing import adds_one_more
 from stateledger.core.labels import EVOLUTION_LINKS, check_at
 from stateledger.core.listing import answer_all, answer_set, asks_every_state
 from stateledger.core.model import Evidence, Label, LinkType, Resolution, Status, View

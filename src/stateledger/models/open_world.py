@@ -11,7 +11,7 @@ about. The stance is read while the message is embedded, on the spare core where
 one (``prepare``); the pairs (at most ``max_pairs`` (record, statement) pairs, once per
 reading of the statement: with and without a trailing aside or a request's frame,
 ``core.open_world.sentence_readings``) go through one batched forward, with the stance
-too where it was not read ahead. What a statement takes as given (``cues.presupposed``:
+too where it was not read ahead. What a statement takes as given (``framing.presupposed``:
 "the increased budget of $8,000" inside a worry) is read beside each record in a second
 forward, with each pair's padding masked.
 """
@@ -23,7 +23,8 @@ from dataclasses import replace
 
 import numpy as np
 
-from stateledger.core.cues import presupposed, with_person_named, without_day_words
+from stateledger.core.cues import with_person_named, without_day_words
+from stateledger.core.framing import presupposed
 from stateledger.core.model import LIVE, Decision, Status
 from stateledger.core.open_world import (
     RELATIONS,
