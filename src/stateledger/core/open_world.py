@@ -168,6 +168,7 @@ SLOT_SURE = 0.9  # the probability a slot-table reading puts on its relation
 CORRECTION_WINDOW = timedelta(days=2)  # how late a correction of someone's fact may come
 SAME_MIN_SIMILARITY = 0.5  # least cosine of a restatement to the record it restates ...
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)?")  # ... unless it keeps the record's number
+_WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)*")
 
 
 def slot_relation(st: Statement, record: Record) -> tuple[float, ...] | None:
@@ -383,6 +384,16 @@ def likes_the_same_thing(a: str, b: str) -> bool:
     return bool(objects[0] & objects[1])
 
 
+def says_word_for_word(a: str, b: str) -> bool:
+    """Whether two texts say the same words in the same order (case, punctuation and
+    spacing aside): a statement told again restates its record, whatever its words say."""
+    return _words_only(a) == _words_only(b) != ""
+
+
+def _words_only(text: str) -> str:
+    return " ".join(_WORD.findall(text.lower().replace("’", "'")))
+
+
 def _shares_content(a: str, b: str) -> bool:
     """A number, or at least two content words, in both texts: what a loosely worded
     restatement keeps ("Door to desk is 81 minutes" / "The trip to work became 81 minutes")."""
@@ -407,6 +418,12 @@ def _states_slot_value(st: Statement) -> bool:
 
 
 def _read(st: Statement, c: Candidate) -> Candidate:
+    if says_word_for_word(st.text, c.record.text):
+        # A message told again (a retried call, an overlapping import, the user repeating
+        # themselves) restates its record: the model reads a repeated change or ending
+        # ("My husband has taken over the school run", "I sold my car") as changing the
+        # record that says it (0.99), and the table a repeated negation as ending it.
+        return replace(c, relation=_sure(SAME))
     table = slot_relation(st, c.record)
     if table is not None:
         return replace(c, relation=table)
@@ -704,7 +721,7 @@ def _against_live(st: Statement, c: Candidate, r_new: float, *, hedged: bool, re
     p = c.relation[kind]
     rho = r_new - old.confidence
     what = f"'{old.text[:60]}'"
-    if kind == SAME and not past:
+    if kind == SAME and (not past or says_word_for_word(st.text, old.text)):
         return Decision(Action.NOOP, target_id=old.id, confidence=p,
                         reason=f"restates the live record {what}")
     # A correction replaces what was said, and a scope the record names too ("it's 2:45 on
