@@ -1,15 +1,17 @@
-"""End to end with the default Memory: a message told again.
+"""End to end with the default Memory: a message told again, and endings with no record of
+their own.
 
-A message told a second time (a retried call, an import that overlaps an earlier one) was
-read as changing the very record that says it, and the write path retired a live fact.
-Sentences written for these tests.
+Two ways the write path lost a live fact, in sentences written for these tests: a message
+told a second time (a retried call, an import that overlaps an earlier one) was read as
+changing the very record that says it, and a bare ending ("I cancelled my gym membership")
+retired the ending told before it ("I sold the motorbike last week").
 """
 
 from __future__ import annotations
 
 import pytest
 
-from conversation import say
+from conversation import answers, say
 from stateledger import Action, Ledger, Memory
 
 DAY = "2024-{:02d}-{:02d}T10:00:00+00:00"
@@ -29,3 +31,22 @@ def test_a_message_told_again_restates_its_record(mem: Memory, told: str) -> Non
     assert acts == [Action.APPEND, Action.NOOP, Action.NOOP]
     assert [r.text for r in mem.records("alice", Ledger.ACCEPTED)] == [told]
     assert mem.records("alice", Ledger.HISTORY) == []
+
+
+def test_an_ending_ends_no_other_ending(mem: Memory) -> None:
+    endings = ["I sold the motorbike last week.", "I cancelled my gym membership.",
+               "We stopped going to the pub quiz."]
+    acts = say(mem, (at(1), "I keep bees at the allotment."),
+               *((at(3, n + 1), ending) for n, ending in enumerate(endings)))
+    assert acts == [Action.APPEND] * 4
+    assert mem.records("alice", Ledger.HISTORY) == []
+    answers(mem, "Did I cancel my gym membership?", "cancelled my gym membership")
+
+
+def test_an_ending_still_retires_the_record_it_is_about(mem: Memory) -> None:
+    acts = say(mem, (at(1), "I ride a Triumph Bonneville to work."),
+               (at(1, 2), "I keep bees at the allotment."),
+               (at(2), "Sold the motorbike yesterday, too cold for it."))
+    assert acts[2] is Action.REVISE
+    assert [r.text for r in mem.records("alice", Ledger.HISTORY)] == [
+        "I ride a Triumph Bonneville to work."]

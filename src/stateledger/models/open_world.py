@@ -24,8 +24,9 @@ from dataclasses import replace
 import numpy as np
 
 from stateledger.core.cues import with_person_named, without_day_words
+from stateledger.core.extract import content_keys
 from stateledger.core.framing import presupposed
-from stateledger.core.model import LIVE, Decision, Status
+from stateledger.core.model import LIVE, Action, Decision, Status
 from stateledger.core.open_world import (
     RELATIONS,
     Stance,
@@ -40,6 +41,9 @@ from stateledger.core.open_world import (
 from stateledger.core.policy import Candidate, Statement
 from stateledger.core.segment import before_request
 from stateledger.models.relation import STANCES, RelationModel
+
+# A candidate ruled out of a decision: another state variable.
+_UNRELATED = tuple(1.0 if r == "unrelated" else 0.0 for r in RELATIONS)
 
 
 class OpenWorldPolicy:
@@ -134,8 +138,34 @@ class OpenWorldPolicy:
         # contradicted, however dissimilar), the pooled ones with their relations.
         annotated = [replace(c, relation=judged[id(c)]) if id(c) in judged else c
                      for c in candidates]
-        return decide_open_world(statement, self._with_request_read(statement, _stance(probs)),
-                                 annotated, t)
+        stance = self._with_request_read(statement, _stance(probs))
+        return self._ending_checked(statement, stance, annotated,
+                                    decide_open_world(statement, stance, annotated, t))
+
+    def _ending_checked(self, st: Statement, stance: Stance, candidates: list[Candidate],
+                        decision: Decision) -> Decision:
+        """``decision``, unless it ends a live record that is itself an ending (as the
+        stance head reads the record) and shares no word with the statement: then that
+        record is taken as unrelated and the rules decide again. A record that tells of
+        something stopping ("I sold my car") holds no state another ending can stop, but
+        the relation model reads a bare ending as ending whatever it is shown ("I quit my
+        job" beside "I sold my car": end 1.00), and the revise would retire a live fact.
+        An ending that shares a word with the record ("Sold the campervan" after "We put
+        the campervan up for sale") stays the model's to judge."""
+        for _ in candidates:
+            target = next((c for c in candidates if c.record.id == decision.target_id), None)
+            if (not decision.ends or decision.action is not Action.REVISE or target is None
+                    or content_keys(st.text) & content_keys(target.record.text)
+                    or not self._is_ending(target.record.text)):
+                return decision
+            candidates = [replace(c, relation=_UNRELATED) if c is target else c
+                          for c in candidates]
+            decision = decide_open_world(st, stance, candidates, self.thresholds)
+        return decision
+
+    def _is_ending(self, text: str) -> bool:
+        ending = self.model.stances([without_day_words(text)])[0][STANCES.index("ending")]
+        return bool(ending >= self.thresholds.stance)
 
 
 def _stance_text(st: Statement) -> str:
