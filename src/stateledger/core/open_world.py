@@ -46,7 +46,8 @@ Before the rules, the slot table (``core.slots``, a hand-written table) is read 
 feature beside the model, never as a gate: a pair whose two texts name specific slots takes
 the table's relation (``slot_relation``), a statement naming a slot and its value is a fact
 (``slot_stance``), and the model's ``same`` is checked against the statement's value and
-its similarity to the record (``checked_relation``).
+its similarity to the record (``checked_relation``). Before both, a statement that says word
+for word what a record says restates it (``says_word_for_word``): a message told again.
 """
 
 from __future__ import annotations

@@ -13,7 +13,8 @@ reading of the statement: with and without a trailing aside or a request's frame
 ``core.open_world.sentence_readings``) go through one batched forward, with the stance
 too where it was not read ahead. What a statement takes as given (``framing.presupposed``:
 "the increased budget of $8,000" inside a worry) is read beside each record in a second
-forward, with each pair's padding masked.
+forward, with each pair's padding masked. An ending the rules would apply to a record that
+is itself an ending is checked against the record's stance first (``_ending_checked``).
 """
 
 from __future__ import annotations
