@@ -30,6 +30,7 @@ from stateledger.core.framing import presupposed
 from stateledger.core.model import LIVE, Action, Decision, Status
 from stateledger.core.open_world import (
     RELATIONS,
+    UNRELATED,
     Stance,
     Thresholds,
     closest_reading,
@@ -44,7 +45,7 @@ from stateledger.core.segment import before_request
 from stateledger.models.relation import STANCES, RelationModel
 
 # A candidate ruled out of a decision: another state variable.
-_UNRELATED = tuple(1.0 if r == "unrelated" else 0.0 for r in RELATIONS)
+_UNRELATED = tuple(1.0 if i == UNRELATED else 0.0 for i in range(len(RELATIONS)))
 
 
 class OpenWorldPolicy:
@@ -151,9 +152,10 @@ class OpenWorldPolicy:
         something stopping ("I sold my car") holds no state another ending can stop, but
         the relation model reads a bare ending as ending whatever it is shown ("I quit my
         job" beside "I sold my car": end 1.00), and the revise would retire a live fact.
-        An ending that shares a word with the record ("Sold the campervan" after "We put
-        the campervan up for sale") stays the model's to judge."""
-        for _ in candidates:
+        An ending that shares a word with the record ("I've left the choir for good" after
+        "I quit the choir") stays the model's to judge. Each pass rules out one candidate,
+        so there are at most as many passes as candidates."""
+        for _ in range(len(candidates)):
             target = next((c for c in candidates if c.record.id == decision.target_id), None)
             if (not decision.ends or decision.action is not Action.REVISE or target is None
                     or content_keys(st.text) & content_keys(target.record.text)
