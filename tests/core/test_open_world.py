@@ -32,6 +32,7 @@ from stateledger.core.open_world import (
     may_share_state,
     only_asks,
     readings,
+    says_word_for_word,
     slot_relation,
     slot_stance,
 )
@@ -612,3 +613,14 @@ def test_worry_about_a_fact_is_no_hedge_of_it() -> None:
     unsure = statement("I'm worried the rent might go up to £1,150", hedged=True)
     assert decide_open_world(unsure, Stance(fact=0.95, hedged=0.8),
                              [cand(rent, "update")]).action is Action.DEFER_VERIFY
+
+
+def test_a_text_told_word_for_word_keeps_the_signs_of_its_numbers() -> None:
+    assert says_word_for_word("I sold my car.", "i sold my car")
+    assert says_word_for_word("My rent is £900 a month.", "my rent is £900 a month!")
+    assert says_word_for_word("It’s a well-known café", "It's a well known café")
+    # A sign changes what the number says: another amount, another temperature.
+    assert not says_word_for_word("My rent is £900 a month.", "My rent is $900 a month.")
+    assert not says_word_for_word("The freezer is at -18 degrees", "The freezer is at 18 degrees")
+    assert not says_word_for_word("Coverage is 80%", "Coverage is 80")
+    assert not says_word_for_word("", "")

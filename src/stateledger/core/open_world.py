@@ -169,7 +169,9 @@ SLOT_SURE = 0.9  # the probability a slot-table reading puts on its relation
 CORRECTION_WINDOW = timedelta(days=2)  # how late a correction of someone's fact may come
 SAME_MIN_SIMILARITY = 0.5  # least cosine of a restatement to the record it restates ...
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)?")  # ... unless it keeps the record's number
-_WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)*")
+# A word of a text told word for word, or a sign that changes what a number says: "£900" and
+# "$900" are two amounts, "-5" and "5" two temperatures.
+_WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)*|[$€£¥₹%°]|(?<![\w])-(?=\d)")
 
 
 def slot_relation(st: Statement, record: Record) -> tuple[float, ...] | None:
@@ -387,7 +389,8 @@ def likes_the_same_thing(a: str, b: str) -> bool:
 
 def says_word_for_word(a: str, b: str) -> bool:
     """Whether two texts say the same words in the same order (case, punctuation and
-    spacing aside): a statement told again restates its record, whatever its words say."""
+    spacing aside, not the signs of a number: currency, percent, degrees, minus): a
+    statement told again restates its record, whatever its words say."""
     return _words_only(a) == _words_only(b) != ""
 
 
