@@ -554,6 +554,7 @@ def test_a_number_aimed_at_and_a_number_reached_are_two_variables() -> None:
                             " wish me luck") is True
     assert aims_at_a_number("Our goal for the choir fundraiser is £2,000 raised by the end of"
                             " the spring term, before March 28") is True
+    assert aims_at_a_number("We're targeting 2 seconds for the checkout page") is True
     assert aims_at_a_number("We're at 320 subscribers") is False
     assert aims_at_a_number("Smashed my target of 500 subscribers!") is False
     # Both in one text, a plan told with a verb (a hedge of the state itself), or no

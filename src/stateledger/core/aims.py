@@ -14,11 +14,12 @@ from stateledger.core.numbers import NUMBER
 from stateledger.core.timeexpr import MONTH_NAME
 
 # A number framed as a goal or target ("my goal is 80 kg", "the target for the bake sale is
-# £300", "a $5,000 goal"), unless the goal was reached ("I hit my goal of 80 kg" says where
-# one stands). A plan told with a verb ("I want to reach 52 kg", "I'm aiming for 90%") is a
-# hedge of the state itself, the pending kind: the rule leaves it to the model.
+# £300", "a $5,000 goal", "I'm targeting under 200ms"), unless the goal was reached ("I hit
+# my goal of 80 kg" says where one stands). A plan told with a verb ("I want to reach 52 kg",
+# "I'm aiming for 90%") is a hedge of the state itself, the pending kind: the rule leaves it
+# to the model.
 # Hand-written readings of English.
-_AIMS = re.compile(r"\b(?:goals?|targets?)\b", re.I)
+_AIMS = re.compile(r"\b(?:goals?|targets?|targeting|targetting)\b", re.I)
 _PLANS = re.compile(r"\b(?:(?:want|wants|wanting|hope|hoping|try|trying|plan|planning|aim|aims|"
                     r"aiming|going)\s+to|aim(?:ing)?\s+for)\b", re.I)
 _AIM_AFTER = re.compile(r"(?:\s*\S+){0,8}")  # how far past the aim word its number may come
@@ -63,3 +64,15 @@ def aims_at_a_number(text: str) -> bool | None:
 def names_an_aim(text: str) -> bool:
     """Whether ``text`` names a goal or a target ("What is my deadlift goal?")."""
     return _AIMS.search(text) is not None
+
+
+# A question about a plan told with a verb: what one aims, hopes, plans or wants to reach
+# ("What response time am I aiming for?"). Hand-written readings of English.
+_ASKS_PLAN = re.compile(r"\b(?:aim(?:s|ed|ing)?|hop(?:e|es|ed|ing)\s+to|plan(?:s|ned|ning)?"
+                        r"\s+to|want(?:s|ed)?\s+to|trying\s+to)\b", re.I)
+
+
+def asks_of_an_aim(text: str) -> bool:
+    """Whether the question ``text`` names a goal or a target (``names_an_aim``) or asks
+    what someone aims, hopes, plans or wants to reach ("What weight am I aiming for?")."""
+    return names_an_aim(text) or _ASKS_PLAN.search(text) is not None

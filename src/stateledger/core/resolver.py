@@ -43,6 +43,7 @@ from collections.abc import Callable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from datetime import UTC, datetime, timedelta
 
+from stateledger.core.aims import aims_at_a_number, asks_of_an_aim, names_an_aim
 from stateledger.core.chain import (
     chain_ids,
     held_an_instant,
@@ -286,6 +287,8 @@ def resolve_open(
         if not typed and kind in REQUIRED_KINDS:
             return Resolution(None, None, (), f"no record about it states a {kind}")
         kept = typed or kept
+    # Of what states the kind of value asked for: a goal, or the state it aims to change.
+    kept = _of_the_asked_kind(question, kept)
     if rank is not None and asks_set(question) and not asks_all(question):
         # Beside the best record, the others about the person that rank close to it: the
         # relevance head, trained on one-variable questions, scores a second instrument or
@@ -298,6 +301,7 @@ def resolve_open(
     if relevance is not None:
         typed_kept = kept
         kept, heads = _focus(question, kept, evidence, relevance, same_variable, rank, follows, at)
+        kept = _of_the_asked_kind(question, kept)
         if kind == "number":
             # A count told as one more beside the others ("We adopted a third dog" filed
             # beside "We have two dogs") is the newest count of them.
@@ -326,6 +330,26 @@ def resolve_open(
     text, used, reason = resolve(question, view, kept, at=at)
     return Resolution(text, used.record.value if used else None, (used,) if used else (),
                       reason)
+
+
+def _of_the_asked_kind(question: str, kept: list[Evidence]) -> list[Evidence]:
+    """A goal is another variable than the state it aims to change, however alike their
+    words and whichever is newer (``core.aims.aims_at_a_number``). For a question that
+    names a goal or a target ("What is my goal weight?"), ``kept`` without the records
+    whose numbers are all reached ("I'm 74 kg these days"); for one that asks of no goal,
+    target or plan ("How much do I weigh?"), without those whose numbers are all aimed at
+    ("The goal is to get down to 68 kg"). Only where a goal is among them and a record
+    of the asked kind is left; a record that holds both, or plans with a verb, stays."""
+    aimed = [aims_at_a_number(ev.record.text) for ev in kept]
+    if True not in aimed:
+        return kept
+    if names_an_aim(question):
+        left = [ev for ev, a in zip(kept, aimed, strict=True) if a is not False]
+    elif asks_of_an_aim(question):  # "What deadline should I aim for?": either kind
+        return kept
+    else:
+        left = [ev for ev, a in zip(kept, aimed, strict=True) if a is not True]
+    return left or kept
 
 
 def _focus(question: str, kept: Sequence[Evidence], evidence: Sequence[Evidence],

@@ -13,6 +13,7 @@ from datetime import datetime
 from typing import Any
 
 from stateledger.core import quantity
+from stateledger.core.aims import aims_at_a_number
 from stateledger.core.cues import (
     PRONOUN_SUBJECTS,
     analyse,
@@ -31,6 +32,11 @@ def analyse_statement(
     """The statement with the cues read off its text (core.cues.analyse)."""
     cues = analyse(text, speaker=speaker, user_name=user_id)
     primary = cues.primary
+    if primary is not None and aims_at_a_number(text):
+        # A number aimed at is no state of the slot: "My goal is to get down to 80 kg by
+        # summer" is no weight, and as one it would retire "I weigh 88 kg". The open-world
+        # reading keeps the goal and the weight apart (``core.open_world.checked_relation``).
+        primary = None
     slot = primary.slot if primary else None
     positive = primary is not None and not primary.negated
     retracted = next((m for m in cues.mentions if m.negated and m.slot == slot), None)
