@@ -75,6 +75,16 @@ def test_question_shapes(question: str, shape: str) -> None:
      "huge pot of lentil dahl"),
     ("What kind of music does Omar enjoy?", "I mostly enjoy jazz and old soul records.",
      "jazz and old soul records"),
+    # ... a short word the question says stays said in its possessive, either way round
+    ("What is the average load time of the shop API?",
+     "The shop API's average load time dropped to 340ms after the CDN change.",
+     "dropped to 340ms after the CDN change"),
+    ("What phone does Omar have?", "My phone's a Pixel 6, had it since launch.",
+     "Pixel 6, had it since launch"),
+    ("What is Sam's job?", "Sam is a paramedic in Hull now.", "paramedic in Hull"),
+    # ... and an amount keeps its currency sign
+    ("What rent does Lena pay?", "Rent's £1,150 a month for the flat.",
+     "£1,150 a month for the flat"),
 ])
 def test_the_short_answer_in_a_statement(question: str, text: str, value: str) -> None:
     got = extract(question, text, SAID)

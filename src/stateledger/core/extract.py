@@ -55,6 +55,8 @@ didn't doesn't isn't wasn't can't won't couldn't wouldn't
 """.split())
 
 _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'’&.\-$%]*[A-Za-z0-9%]|[A-Za-z0-9$]")
+_POSSESSIVE = re.compile(r"['’]s$", re.I)
+_CURRENCY = frozenset("£€¥$₹")
 # Breaks inside a record's text besides sentence ends (``segment.sentences``): brackets
 # (a photo caption), semicolons and line breaks.
 _BREAKS = re.compile(r"\s*[\[\]]\s*|\s*;\s*|\n+")
@@ -232,7 +234,13 @@ def _content_run(question: str, sentence: str, names: frozenset[str],
     expressions and the asker's names end one), and of those the first after the last word
     the question does say (what a statement adds follows what it shares with the
     question: "I got a deal with a renowned outdoor gear company"), else the longest."""
-    asked = content_keys(question) | {_key(n) for n in names}
+    # A word the question says is said in its possessive too, either way round ("the
+    # dashboard API's response time" for "... of the dashboard API?"): the stems read
+    # "API's" apart from "API" (only words of up to five letters: longer ones share the
+    # six-letter stem).
+    asked = (content_keys(question) | {_key(n) for n in names}
+             | {_key(_POSSESSIVE.sub("", w)) for w in _WORD.findall(question)
+                if w.lower() not in _FUNCTION_WORDS})
     blocked = [(t.start, t.start + len(t.phrase)) for t in find_times(sentence, said_at)]
     kinds: list[str] = []  # per word: q (the question says it), f (function), t (time), c
     words = list(_WORD.finditer(sentence))
@@ -240,7 +248,7 @@ def _content_run(question: str, sentence: str, names: frozenset[str],
         w = m.group(0)
         if any(a <= m.start() < b for a, b in blocked):
             kinds.append("t")
-        elif w.lower() in names or _key(w) in asked:
+        elif w.lower() in names or _key(w) in asked or _key(_POSSESSIVE.sub("", w)) in asked:
             kinds.append("q")
         elif w.lower() in _FUNCTION_WORDS:
             kinds.append("f")
@@ -268,7 +276,10 @@ def _content_run(question: str, sentence: str, names: frozenset[str],
     last = min(last, first + MAX_WORDS - 1)
     while kinds[last] == "f":
         last -= 1
-    return sentence[words[first].start():words[last].end()]
+    start = words[first].start()
+    if start > 0 and sentence[start - 1] in _CURRENCY:  # "£1,150": the sign is the amount's
+        start -= 1
+    return sentence[start:words[last].end()]
 
 
 _CLOCK = re.compile(r"\b\d{1,2}(?::\d{2})?\s*(?:[ap]\.?m\.?)(?!\w)|\b\d{1,2}:\d{2}\b", re.I)
