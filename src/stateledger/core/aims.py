@@ -66,13 +66,8 @@ def names_an_aim(text: str) -> bool:
     return _AIMS.search(text) is not None
 
 
-# A question about a plan told with a verb: what one aims, hopes, plans or wants to reach
-# ("What response time am I aiming for?"). Hand-written readings of English.
-_ASKS_PLAN = re.compile(r"\b(?:aim(?:s|ed|ing)?|hop(?:e|es|ed|ing)\s+to|plan(?:s|ned|ning)?"
-                        r"\s+to|want(?:s|ed)?\s+to|trying\s+to)\b", re.I)
-
-
 def asks_of_an_aim(text: str) -> bool:
-    """Whether the question ``text`` names a goal or a target (``names_an_aim``) or asks
-    what someone aims, hopes, plans or wants to reach ("What weight am I aiming for?")."""
-    return names_an_aim(text) or _ASKS_PLAN.search(text) is not None
+    """Whether the question ``text`` names a goal or a target (``names_an_aim``) or asks of
+    a plan told with a verb, as ``aims_at_a_number`` reads one ("What weight am I aiming
+    for?", "How much do I want to save?")."""
+    return names_an_aim(text) or _PLANS.search(text) is not None

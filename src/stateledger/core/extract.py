@@ -227,6 +227,14 @@ def _quoted(sentence: str, asked: set[str]) -> str | None:
     return None
 
 
+def _said_keys(word: str) -> set[str]:
+    """The stems a word is matched by in the short answer, its possessive's too, so a word
+    the question says is said either way round ("the dashboard API's response time" for
+    "... of the dashboard API?"): ``_key`` reads "API's" apart from "API" (words of up to
+    five letters; longer ones share the six-letter stem)."""
+    return {_key(word), _key(_POSSESSIVE.sub("", word))}
+
+
 def _content_run(question: str, sentence: str, names: frozenset[str],
                  said_at: date | datetime) -> str | None:
     """The words of ``sentence`` that answer ``question``: the runs of words the question
@@ -234,13 +242,8 @@ def _content_run(question: str, sentence: str, names: frozenset[str],
     expressions and the asker's names end one), and of those the first after the last word
     the question does say (what a statement adds follows what it shares with the
     question: "I got a deal with a renowned outdoor gear company"), else the longest."""
-    # A word the question says is said in its possessive too, either way round ("the
-    # dashboard API's response time" for "... of the dashboard API?"): the stems read
-    # "API's" apart from "API" (only words of up to five letters: longer ones share the
-    # six-letter stem).
-    asked = (content_keys(question) | {_key(n) for n in names}
-             | {_key(_POSSESSIVE.sub("", w)) for w in _WORD.findall(question)
-                if w.lower() not in _FUNCTION_WORDS})
+    asked = {k for w in _WORD.findall(question) if w.lower() not in _FUNCTION_WORDS
+             for k in _said_keys(w)} | {_key(n) for n in names}
     blocked = [(t.start, t.start + len(t.phrase)) for t in find_times(sentence, said_at)]
     kinds: list[str] = []  # per word: q (the question says it), f (function), t (time), c
     words = list(_WORD.finditer(sentence))
@@ -248,7 +251,7 @@ def _content_run(question: str, sentence: str, names: frozenset[str],
         w = m.group(0)
         if any(a <= m.start() < b for a, b in blocked):
             kinds.append("t")
-        elif w.lower() in names or _key(w) in asked or _key(_POSSESSIVE.sub("", w)) in asked:
+        elif w.lower() in names or _said_keys(w) & asked:
             kinds.append("q")
         elif w.lower() in _FUNCTION_WORDS:
             kinds.append("f")
