@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from stateledger.core.extract import answer_value, extract, question_shape
+from stateledger.core.extract import answer_value, extract, list_parts, question_shape
 from stateledger.core.model import Evidence, Label, Ledger, Record, Source, Status
 
 SAID = datetime(2024, 6, 12, 15, 0, tzinfo=UTC)  # a Wednesday
@@ -85,6 +85,14 @@ def test_question_shapes(question: str, shape: str) -> None:
     # ... and an amount keeps its currency sign
     ("What rent does Lena pay?", "Rent's £1,150 a month for the flat.",
      "£1,150 a month for the flat"),
+    # ... read in the one part of a list the question asks of, whatever order its words
+    # come in there; the list's frame ("For the spare room") is no part of its own
+    ("What colour are the walls?",
+     "For the spare room we've picked: sage walls, a walnut desk and a budget of £2,000.",
+     "sage"),
+    ("What is the spare room budget?",
+     "For the spare room we've picked: sage walls, a walnut desk and a budget of £2,000.",
+     "£2,000"),
 ])
 def test_the_short_answer_in_a_statement(question: str, text: str, value: str) -> None:
     got = extract(question, text, SAID)
@@ -194,3 +202,11 @@ def test_what_was_left_stays_in_the_answer_when_nothing_replaces_it() -> None:
                     SAID)
     assert found is not None
     assert "left the Cantata Singers" in found.value
+
+
+def test_a_list_divides_into_its_frame_and_its_parts() -> None:
+    assert list_parts("Trip plan: fly to Oslo, hire a car and stay in Bergen.") == (
+        "Trip plan", ["fly to Oslo", "hire a car", "stay in Bergen."])
+    # no list after a colon: no frame, and the colon divides like a comma
+    assert list_parts("Weighed in this morning: 71 kg.") == (
+        "", ["Weighed in this morning", "71 kg."])

@@ -13,7 +13,9 @@ agencies" rather than the whole turn. By question shape:
   ("Sweden", "Jonas, Mireille"); *where* else the place phrase ("in a gorgeous forest");
 - anything else: the first run of words the question does not say after the first word it
   does say (what a statement adds follows what it shares with the question), function
-  words inside the run kept ("chocolate and mixed berry"), time expressions left out.
+  words inside the run kept ("chocolate and mixed berry"), time expressions left out;
+  in a sentence of several facts, read in the one part the question asks of ("sage" from
+  "... picked: sage walls, a walnut desk and a budget of £2,000", ``list_parts``).
 
 Pure, no model: word overlap picks the sentence, a table of English function words (a
 general list, not taken from any benchmark) decides what is not content, a table of nouns
@@ -36,7 +38,8 @@ from stateledger.core.profiler import asks_prior_state, profile_query
 from stateledger.core.segment import sentences
 from stateledger.core.timeexpr import MONTHS, WEEKDAYS, find_times, when_text
 
-__all__ = ["Extracted", "answer_value", "content_keys", "extract", "question_shape"]
+__all__ = ["Extracted", "answer_value", "content_keys", "extract", "list_parts", "parts_of",
+           "question_shape"]
 
 _FUNCTION_WORDS = frozenset("""
 a an the and or but nor so yet of to in on at by for with from into onto about as than then
@@ -170,6 +173,41 @@ def _sentences(text: str) -> list[str]:
     parts = [_PHOTO.sub("", p).strip()
              for chunk in _BREAKS.split(text) for p in sentences(chunk)]
     return [p for p in parts if p and _WORD.search(p)]
+
+
+# Where a record of several facts divides into its parts: clause punctuation and "and".
+_LIST_PARTS = re.compile(r"[,;:]\s+|\s+(?:and|but|plus)\s+", re.I)
+_CLAUSE_MARK = re.compile(r"[,;:]\s")
+
+
+def parts_of(text: str) -> list[str]:
+    """A text of several facts divided where clause punctuation and "and" divide it."""
+    return _LIST_PARTS.split(text)
+
+
+def list_parts(text: str) -> tuple[str, list[str]]:
+    """A text of several facts as its frame and its parts (``parts_of``). The frame is
+    what a list's colon follows ("For the spare room we've picked: sage walls, a walnut
+    desk and a budget of £2,000"): the topic of every part, not a part ("" where there is
+    none)."""
+    head, colon, listed = text.partition(": ")
+    if colon and _LIST_PARTS.search(listed):
+        return head, parts_of(listed)
+    return "", parts_of(text)
+
+
+def _asked_part(question: str, sentence: str) -> str:
+    """The one part of a sentence of several facts (``list_parts``) that the question
+    asks of: the only one that shares a word with it (the frame's words aside) and says
+    something besides ("sage walls" for "What colour are the walls?"); else the
+    whole sentence. Only a sentence with clause punctuation is read as parts: an "and"
+    alone joins the words of one answer as often ("jazz and old soul records")."""
+    if _CLAUSE_MARK.search(sentence) is None:
+        return sentence
+    frame, parts = list_parts(sentence)
+    asked = content_keys(question) - content_keys(frame)
+    touched = [p for p in parts if asked & (keys := content_keys(p)) and keys - asked]
+    return touched[0] if len(parts) >= 2 and len(touched) == 1 else sentence
 
 
 def best_sentence(question: str, text: str) -> str:
@@ -418,7 +456,8 @@ def extract(question: str, text: str, said_at: date | datetime,
                   if content_keys(m.group(1)) - content_keys(question)]
         if places:
             return Extracted(_preferred(places, left, prior)[0], "where: the place phrase")
-    run = _content_run(question, sentence, lower_names, said_at)
+    run = (_content_run(question, _asked_part(question, sentence), lower_names, said_at)
+           or _content_run(question, sentence, lower_names, said_at))
     if run is not None and not prior:
         run = _past_left(sentence, run, _replaced(sentence, left))
     if run is None:

@@ -53,7 +53,7 @@ from stateledger.core.chain import (
     went_on_in_its_message,
     without_siblings,
 )
-from stateledger.core.extract import PAST_TENSE_Q, content_keys, says_ended
+from stateledger.core.extract import PAST_TENSE_Q, content_keys, parts_of, says_ended
 from stateledger.core.framing import adds_one_more
 from stateledger.core.labels import EVOLUTION_LINKS, check_at
 from stateledger.core.listing import answer_all, answer_set, asks_every_state
@@ -511,10 +511,6 @@ def _cut_off(anchor: Evidence, linked: Sequence[Evidence], evidence: Sequence[Ev
     return heads
 
 
-# Where a record of several facts divides into its parts: clause punctuation and "and".
-_PARTS = re.compile(r"[,;:]\s+|\s+(?:and|but|plus)\s+", re.I)
-
-
 def _about_another_part(question: str, before: str, after: str) -> bool:
     """Whether ``after``, which took over from ``before``, changed another part of it than
     the one ``question`` asks about: ``before`` holds several parts ("I passed my driving
@@ -523,7 +519,7 @@ def _about_another_part(question: str, before: str, after: str) -> bool:
     part and none with that one ("we cancelled Crete"). Where the question shares words
     with no part, the asked one is the only part that states the kind of value it wants
     ("How old am I?": "I'm 27"), and ``after`` changed another when it states none."""
-    pieces = _PARTS.split(before)
+    pieces = parts_of(before)
     parts = [content_keys(p) for p in pieces]
     asked, changed = content_keys(question), content_keys(after)
     touched = [bool(asked & p) for p in parts]
