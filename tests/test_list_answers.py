@@ -25,9 +25,3 @@ def test_the_short_answer_is_read_in_the_part_of_a_list_asked_of(mem: Memory) ->
     assert value(mem, "What is the fence made of?") == "cedar"
     assert value(mem, "What frame does my bike have?") == "steel Genesis"
 
-
-def test_a_sentence_of_parts_without_a_colon(mem: Memory) -> None:
-    say(mem, ("2024-03-01T09:00:00+00:00",
-              "We've picked the paint for the hall, a deep green for the walls and white "
-              "for the ceiling."))
-    assert value(mem, "What colour are the walls?") == "deep green"

@@ -93,6 +93,13 @@ def test_question_shapes(question: str, shape: str) -> None:
     ("What is the spare room budget?",
      "For the spare room we've picked: sage walls, a walnut desk and a budget of £2,000.",
      "£2,000"),
+    # ... and, without a colon, after the asked word, ending where its part ends
+    ("What is the rent?",
+     "The new rent is £950 a month, which is steep, and the deposit is £1,100.",
+     "£950 a month"),
+    # ... but not before the asked word: that is the part's verb as often as its answer
+    ("What does Omar drink in the mornings?",
+     "Switched my morning drink, it's matcha these days.", "matcha these days"),
 ])
 def test_the_short_answer_in_a_statement(question: str, text: str, value: str) -> None:
     got = extract(question, text, SAID)

@@ -196,18 +196,31 @@ def list_parts(text: str) -> tuple[str, list[str]]:
     return "", parts_of(text)
 
 
-def _asked_part(question: str, sentence: str) -> str:
-    """The one part of a sentence of several facts (``list_parts``) that the question
-    asks of: the only one that shares a word with it (the frame's words aside) and says
-    something besides ("sage walls" for "What colour are the walls?"); else the
-    whole sentence. Only a sentence with clause punctuation is read as parts: an "and"
-    alone joins the words of one answer as often ("jazz and old soul records")."""
+def _part_run(question: str, sentence: str, names: frozenset[str],
+              said_at: date | datetime) -> str | None:
+    """The words that answer ``question`` read in the one part of a sentence of several
+    facts (``list_parts``) it asks of: the only part that shares a word with it (the
+    frame's words aside) and says something besides ("sage" from "sage walls" for "What
+    colour are the walls?"). None where no one part is asked of. Only a sentence with
+    clause punctuation is read as parts: an "and" alone joins the words of one answer as
+    often ("jazz and old soul records"). Outside a list told with a colon, only words after
+    the asked one count: before it a part holds its verb as often as its answer
+    ("Upgraded my phone, I'm using a Pixel 8 now")."""
     if _CLAUSE_MARK.search(sentence) is None:
-        return sentence
+        return None
     frame, parts = list_parts(sentence)
     asked = content_keys(question) - content_keys(frame)
     touched = [p for p in parts if asked & (keys := content_keys(p)) and keys - asked]
-    return touched[0] if len(parts) >= 2 and len(touched) == 1 else sentence
+    if len(parts) < 2 or len(touched) != 1:
+        return None
+    part = touched[0]
+    run = _content_run(question, part, names, said_at)
+    if run is None or frame:
+        return run
+    said = _asked_keys(question, names)
+    first = next((m.start() for m in _WORD.finditer(part) if _said_keys(m.group(0)) & said),
+                 None)
+    return run if first is not None and part.find(run) > first else None
 
 
 def best_sentence(question: str, text: str) -> str:
@@ -273,6 +286,13 @@ def _said_keys(word: str) -> set[str]:
     return {_key(word), _key(_POSSESSIVE.sub("", word))}
 
 
+def _asked_keys(question: str, names: frozenset[str]) -> set[str]:
+    """The stems of the words a question says (and of the asker's names), as the short
+    answer matches them."""
+    return ({k for w in _WORD.findall(question) if w.lower() not in _FUNCTION_WORDS
+             for k in _said_keys(w)} | {_key(n) for n in names})
+
+
 def _content_run(question: str, sentence: str, names: frozenset[str],
                  said_at: date | datetime) -> str | None:
     """The words of ``sentence`` that answer ``question``: the runs of words the question
@@ -280,8 +300,7 @@ def _content_run(question: str, sentence: str, names: frozenset[str],
     expressions and the asker's names end one), and of those the first after the last word
     the question does say (what a statement adds follows what it shares with the
     question: "I got a deal with a renowned outdoor gear company"), else the longest."""
-    asked = {k for w in _WORD.findall(question) if w.lower() not in _FUNCTION_WORDS
-             for k in _said_keys(w)} | {_key(n) for n in names}
+    asked = _asked_keys(question, names)
     blocked = [(t.start, t.start + len(t.phrase)) for t in find_times(sentence, said_at)]
     kinds: list[str] = []  # per word: q (the question says it), f (function), t (time), c
     words = list(_WORD.finditer(sentence))
@@ -456,7 +475,7 @@ def extract(question: str, text: str, said_at: date | datetime,
                   if content_keys(m.group(1)) - content_keys(question)]
         if places:
             return Extracted(_preferred(places, left, prior)[0], "where: the place phrase")
-    run = (_content_run(question, _asked_part(question, sentence), lower_names, said_at)
+    run = (_part_run(question, sentence, lower_names, said_at)
            or _content_run(question, sentence, lower_names, said_at))
     if run is not None and not prior:
         run = _past_left(sentence, run, _replaced(sentence, left))
