@@ -213,14 +213,7 @@ def _part_run(question: str, sentence: str, names: frozenset[str],
     touched = [p for p in parts if asked & (keys := content_keys(p)) and keys - asked]
     if len(parts) < 2 or len(touched) != 1:
         return None
-    part = touched[0]
-    run = _content_run(question, part, names, said_at)
-    if run is None or frame:
-        return run
-    said = _asked_keys(question, names)
-    first = next((m.start() for m in _WORD.finditer(part) if _said_keys(m.group(0)) & said),
-                 None)
-    return run if first is not None and part.find(run) > first else None
+    return _content_run(question, touched[0], names, said_at, after_asked=not frame)
 
 
 def best_sentence(question: str, text: str) -> str:
@@ -286,21 +279,16 @@ def _said_keys(word: str) -> set[str]:
     return {_key(word), _key(_POSSESSIVE.sub("", word))}
 
 
-def _asked_keys(question: str, names: frozenset[str]) -> set[str]:
-    """The stems of the words a question says (and of the asker's names), as the short
-    answer matches them."""
-    return ({k for w in _WORD.findall(question) if w.lower() not in _FUNCTION_WORDS
-             for k in _said_keys(w)} | {_key(n) for n in names})
-
-
 def _content_run(question: str, sentence: str, names: frozenset[str],
-                 said_at: date | datetime) -> str | None:
+                 said_at: date | datetime, *, after_asked: bool = False) -> str | None:
     """The words of ``sentence`` that answer ``question``: the runs of words the question
     does not say (function words inside a run stay: "chocolate and mixed berry"; time
-    expressions and the asker's names end one), and of those the first after the last word
+    expressions and the asker's names end one), and of those the first after the first word
     the question does say (what a statement adds follows what it shares with the
-    question: "I got a deal with a renowned outdoor gear company"), else the longest."""
-    asked = _asked_keys(question, names)
+    question: "I got a deal with a renowned outdoor gear company"), else the longest;
+    with ``after_asked``, None where no run follows a word the question says."""
+    asked = {k for w in _WORD.findall(question) if w.lower() not in _FUNCTION_WORDS
+             for k in _said_keys(w)} | {_key(n) for n in names}
     blocked = [(t.start, t.start + len(t.phrase)) for t in find_times(sentence, said_at)]
     kinds: list[str] = []  # per word: q (the question says it), f (function), t (time), c
     words = list(_WORD.finditer(sentence))
@@ -331,6 +319,8 @@ def _content_run(question: str, sentence: str, names: frozenset[str],
         return None
     asked_at = [i for i, k in enumerate(kinds) if k == "q"]
     after = [r for r in runs if asked_at and r[0] > asked_at[0]]
+    if after_asked and not after:
+        return None
     first, last = after[0] if after else max(runs, key=lambda r: sum(
         k == "c" for k in kinds[r[0]:r[1] + 1]))
     last = min(last, first + MAX_WORDS - 1)
