@@ -41,6 +41,10 @@ def test_question_shapes(question: str, shape: str) -> None:
     ("How long has Lena been climbing?", "I've been climbing for about six years now.",
      "about six years"),
     ("How many marathons has Omar run?", "That makes 3 marathons for me.", "3 marathons"),
+    # ... of the thing asked about, where the sentence counts several, cut after it
+    ("How many kayaks does Lena own?", "Sold two, so 4 kayaks left in the shed.", "4 kayaks"),
+    ("How many team leads does Omar manage?", "Restructure done, 5 team leads report to me now.",
+     "5 team leads"),
     # who / where / titles: the names the question does not say
     ("Who did Omar go hiking with?", "I went hiking with Jonas and Mireille.",
      "Jonas, Mireille"),

@@ -30,6 +30,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
+from functools import partial
 
 from stateledger.core.cues import question_slots
 from stateledger.core.framing import attitude
@@ -92,7 +93,7 @@ _NUMBER = re.compile(
     r"(?:(?:about|around|almost|nearly|over|under|more than|less than|at least|roughly)\s+)?"
     r"(?:[$£€]\s?\d[\d,.]*|\d[\d,.]*%?|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|"
     r"eleven|twelve|fifteen|twenty|thirty|forty|fifty|hundred|a few|several|a couple of)\b)"
-    r"(?:\s+(?!and\b|but\b|or\b)[A-Za-z]+){0,2}", re.I)
+    r"(?:\s+(?!and\b|but\b|or\b)[A-Za-z]+(?:-[A-Za-z]+)*){0,2}", re.I)
 _PLACE = re.compile(r"\b(?:in|at|to|from|near|around|into)\s+((?:the\s+|a\s+|an\s+|my\s+|"
                     r"our\s+)?(?:[A-Za-z'’\-]+\s+){0,3}?[A-Za-z'’\-]+)(?=[,.!?;]|\s+(?:and|but|"
                     r"with|for|last|this|next|now|yesterday|today|because|since|when|where|"
@@ -396,6 +397,15 @@ def _past_left(sentence: str, run: str, replaced: Sequence[tuple[int, int]]) -> 
     return sentence[words[0].start():end] if words else run
 
 
+def _count_of(asked: set[str], phrase: str) -> str | None:
+    """``phrase`` (a number and the words after it) up to the last word the question asks
+    of ("3 guitars" of "3 guitars and", "6 direct reports" of "6 direct reports now"); None
+    if it names none."""
+    words = phrase.strip(" ,.").split()
+    named = [i for i, word in enumerate(words) if i and _said_keys(word.strip(",.")) & asked]
+    return " ".join(words[: named[-1] + 1]) if named else None
+
+
 def extract(question: str, text: str, said_at: date | datetime,
             names: tuple[str, ...] = (), *, ended: bool = False) -> Extracted | None:
     """The short answer to ``question`` in ``text`` (a statement made at ``said_at``);
@@ -442,6 +452,12 @@ def extract(question: str, text: str, said_at: date | datetime,
         found = (_preferred(numbers, left, prior)
                  or [m.group(0) for m in _NUMBER.finditer(text)][:1])
         if found:
+            # The count of the thing asked about, where the sentence counts several ("Sold
+            # one, down to 3 guitars" for "How many guitars do I own?"), cut after it.
+            asked_count = next((c for c in map(partial(_count_of, content_keys(question)),
+                                               found) if c is not None), None)
+            if asked_count is not None:
+                return Extracted(asked_count, "count: the number of the thing asked about")
             words = found[0].strip(" ,.").split()
             while len(words) > 1 and words[-1].lower() in _FUNCTION_WORDS:
                 words.pop()  # "six years now", "3 marathons for"
