@@ -268,6 +268,11 @@ def test_counted_items() -> None:
         "remove", 1, "steak")
     assert quantity.parse("Add 3 Toilet Paper to the list").item == "toilet paper"
     assert quantity.parse("I need 2 hours to finish this") is None  # no list wording
+    # "take" and "drop" remove only from a list; "I take 2 painkillers a night" is a habit.
+    assert quantity.parse("I take 2 painkillers a night for my back.") is None
+    assert quantity.parse("We drop 3 kids at school every morning.") is None
+    assert quantity.parse("Take 2 eggs off, we have plenty") == quantity.Quantity(
+        "remove", 2, "egg")
     assert quantity.applied(add, 1) == 3 and quantity.applied(quantity.Quantity(
         "remove", 5, "x"), 2) == 0
     assert quantity.count_of("3 leek") == (3, "leek") and quantity.count_of("Leeds") is None

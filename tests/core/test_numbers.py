@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from stateledger.core.numbers import numbers_in, spelled
+from stateledger.core.numbers import counts_by_thing, numbers_in, spelled
 
 
 @pytest.mark.parametrize(("words", "digits"), [
@@ -40,3 +40,16 @@ def test_spelled_numbers_read_back_as_themselves() -> None:
     assert [spelled(n) for n in (0, 13, 40, 99, 100)] == ["zero", "thirteen", "forty",
                                                           "ninety-nine", None]
     assert all(numbers_in(spelled(n) or "") == {str(n)} for n in range(1, 100))
+
+
+@pytest.mark.parametrize(("text", "counts"), [
+    ("We feed nine stray cats on the estate.", {"cat": {"9"}}),
+    ("Twenty-four students and 2 teaching assistants this term.",
+     {"student": {"24"}, "assistant": {"2"}}),
+    ("The channel passed 1,500 members.", {"member": {"1500"}}),
+    # Measures of time and "2 more" (a change by, not a count) count no thing; nor money.
+    ("I'm off for 3 weeks, and I'll read 2 more chapters.", {}),
+    ("It costs £40 a month.", {}),
+])
+def test_counts_of_things_by_value(text: str, counts: dict[str, set[str]]) -> None:
+    assert counts_by_thing(text) == counts

@@ -7,6 +7,8 @@ from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import pytest
+
 from stateledger.core import cues
 from stateledger.core.aims import aims_at_a_number
 from stateledger.core.executor import apply_diff, execute
@@ -35,6 +37,7 @@ from stateledger.core.open_world import (
     says_word_for_word,
     slot_relation,
     slot_stance,
+    tells_a_liking,
 )
 from stateledger.core.policy import Candidate, Statement
 
@@ -438,8 +441,13 @@ def test_a_new_number_the_pair_reads_as_an_update_is_a_fact_whatever_the_stance(
         d = decide_open_world(statement(remark), Stance(fact=0.02), [cand(coffee, "update", 0.99)])
         assert d.action is Action.NOOP, remark
     # Not when the relation model is unsure, nor for a question.
-    assert decide_open_world(loose, Stance(fact=0.02), [cand(coffee, "update", 0.8)]
+    bare = statement("Got it down to two a day now.")
+    assert decide_open_world(bare, Stance(fact=0.02), [cand(coffee, "update", 0.8)]
                              ).action is Action.NOOP
+    # ... unless the statement counts the record's thing anew: "two cups" is the count of
+    # "six cups", however the model reads the pair (``counts_anew``).
+    assert decide_open_world(loose, Stance(fact=0.02), [cand(coffee, "same", 0.7)]
+                             ).target_id == "c"
     assert decide_open_world(statement("Down to two cups a day now?"),
                              Stance(fact=0.02, question=0.9), [cand(coffee, "update", 0.99)]
                              ).action is Action.NOOP
@@ -625,3 +633,37 @@ def test_a_text_told_word_for_word_keeps_the_signs_of_its_numbers() -> None:
     assert not says_word_for_word("The freezer is at -18 degrees", "The freezer is at 18 degrees")
     assert not says_word_for_word("Coverage is 80%", "Coverage is 80")
     assert not says_word_for_word("", "")
+
+
+@pytest.mark.parametrize(("text", "liking"), [
+    ("Ugh, I really dislike cold weather.", True),
+    ("Honestly, board games bore me to tears.", True),
+    ("Been getting into pottery lately.", True),
+    ("Not a fan of spicy food at all.", True),
+    # A liking of the conversation itself, or a question, states no liking of the speaker's.
+    ("Love that idea, thanks!", False),
+    ("Ugh, I hate when that happens.", False),
+    ("Do you like jazz?", False),
+    ("Long shift today.", False),
+])
+def test_a_liking_of_something_named_is_told(text: str, liking: bool) -> None:
+    assert tells_a_liking(text) is liking
+
+
+def test_a_liking_is_a_fact_whatever_the_stance_head_reads() -> None:
+    said = statement("Ugh, I really dislike cold weather.")
+    assert decide_open_world(said, Stance(fact=0.05), []).action is Action.APPEND
+    assert decide_open_world(statement("Love that idea, thanks!"), Stance(fact=0.05), []
+                             ).action is Action.NOOP
+
+
+def test_the_same_thing_counted_anew_updates_it_however_the_model_read_the_pair() -> None:
+    smokes = record("s", "I smoke about fifteen cigarettes a day.")
+    managed = statement("Managed five cigarettes a day this week and feeling proud honestly.")
+    for read in ("unrelated", "same"):
+        d = decide_open_world(managed, FACT, [cand(smokes, read)])
+        assert (d.action, d.target_id) == (Action.REVISE, "s"), read
+    # The same number of another thing restates nothing.
+    loaves = record("l", "We get through four loaves of bread a week.")
+    films = statement("Four films a week now, the projector was worth every penny.")
+    assert decide_open_world(films, FACT, [cand(loaves, "same")]).action is Action.APPEND

@@ -45,7 +45,7 @@ _LIKING = re.compile(
     r"\b(?:(?:i|we|he|she|they)\s+(?:(?!would\b|should\b)\w+\s+){0,2}?(?:like|likes)|"
     r"(?:love|loves|loving|adore|adores|enjoy|enjoys|enjoying|fond of|fan of|hooked on|"
     r"obsessed with|(?:come|came) (?:a)?round (?:on|to)|warmed (?:up )?to)|"
-    r"(?:'m|am|are|'re|is|'s)\s+(?:\w+\s+)?into|"
+    r"(?:(?:'m|am|are|'re|is|'s)\s+(?:\w+\s+)?|(?:getting|gotten)\s+(?:really\s+)?)into|"
     r"(?:a|an)\s+(?:big\s+|huge\s+|real\s+)?(?!(?:good|nice|kind|great|bad|lovely|decent|"
     r"busy|private|quiet|different)\b)\w+\s+(?:person|lover|addict|fanatic))\b", re.I)
 _DISLIKING = re.compile(

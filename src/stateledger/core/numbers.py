@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["NUMBER", "NUMBER_WORDS", "numbers_in", "spelled"]
+__all__ = ["NUMBER", "NUMBER_WORDS", "counts_anew", "counts_apart", "counts_by_thing", "numbers_in",
+           "spelled"]
 
 _UNITS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
           "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen",
@@ -117,3 +118,52 @@ def spelled(n: int) -> str | None:
         tens, units = divmod(n, 10)
         return _TENS[tens] + (f"-{_UNITS[units]}" if units else "")
     return None
+
+
+# A count of a thing: a number and the word or two after it ("five coffees", "12
+# houseplants", "3 direct reports"); "2 more cats" tells a change by, not a count. Not
+# measures of time, size or frequency, which many unrelated states share ("2 weeks off" /
+# "a 3-week trip"), nor a word that counts nothing (a hand-written list of English).
+_SPELLED = rf"(?:{NUMBER_WORDS})(?:[\s-]+(?:{NUMBER_WORDS}))*"
+_COUNT = re.compile(rf"(?<![\w.,£$€¥₹-])(\d+(?:[.,]\d+)*|{_SPELLED})"
+                    r"\s+([a-z][a-z'-]{2,})(?:\s+([a-z][a-z'-]{2,}))?\b", re.I)
+_NOT_COUNTED = frozenset("""
+second seconds minute minutes min mins hour hours hr hrs day days night nights week weeks
+month months year years decade decades time times am pm percent per cent degree degrees
+and or of in on at to for from with by the a an my our is are was were has have had
+more less than or so but then yet too each every new old other others now left just only
+this that these those here there total
+""".split())
+
+
+def counts_by_thing(text: str) -> dict[str, set[str]]:
+    """The things ``text`` counts, each with the numbers it gives them, by value ("I drink
+    five coffees a day" -> ``{"coffee": {"5"}}``): a count told again of the same thing
+    with another number changes it ("Cut down to two coffees a day"). A crude reading of
+    English word order: the thing is the second word after the number unless that one is
+    a function word ("5 chickens in the garden"), else the first."""
+    out: dict[str, set[str]] = {}
+    for m in _COUNT.finditer(text):
+        first = m.group(2).lower().removesuffix("'s")
+        second = (m.group(3) or "").lower().removesuffix("'s")
+        if first in _NOT_COUNTED:
+            continue
+        # The thing is the noun a word before it may describe ("nine stray cats").
+        thing = second if second and second not in _NOT_COUNTED else first
+        thing = thing[:-1] if thing.endswith("s") and not thing.endswith("ss") else thing
+        out.setdefault(thing, set()).update(numbers_in(m.group(1)))
+    return out
+
+
+def counts_anew(a: str, b: str) -> bool:
+    """Whether ``a`` counts a thing ``b`` counts with none of ``b``'s numbers for it ("two
+    coffees a day" / "five coffees a day")."""
+    told, held = counts_by_thing(a), counts_by_thing(b)
+    return any(thing in held and not n & held[thing] for thing, n in told.items())
+
+
+def counts_apart(a: str, b: str) -> bool:
+    """Whether ``a`` and ``b`` both count things and no thing is counted in both ("four
+    books a week" / "four loaves of bread a week")."""
+    told, held = counts_by_thing(a), counts_by_thing(b)
+    return bool(told) and bool(held) and not told.keys() & held.keys()

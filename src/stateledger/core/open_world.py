@@ -10,7 +10,9 @@ so. The rules, first match wins:
 1. Not a fact (a question, chit-chat, a request to the assistant), as the stance says (a
    question may carry a fact, so a question mark alone decides nothing): **noop**; unless
    it gives a new number for a live record's variable and the relation model is sure it
-   updates or ends it (the stance head misses numbers told loosely). A counted-item
+   updates or ends it (the stance head misses numbers told loosely), or it likes or
+   dislikes something it names (``tells_a_liking``: the stance head reads "Ugh, I really
+   dislike cold weather" as chit-chat). A counted-item
    update ("another 2 leeks", ``core.quantity``) **revises** the item's live count by
    exact arithmetic (or **appends** the item; removing an item not on the list is a
    **noop**).
@@ -90,7 +92,7 @@ from stateledger.core.model import (
     Status,
 )
 from stateledger.core.names import ends_what_it_names
-from stateledger.core.numbers import numbers_in
+from stateledger.core.numbers import counts_anew, counts_apart, numbers_in
 from stateledger.core.policy import Candidate, Statement, reliability
 from stateledger.core.quantity import Quantity, applied, count_of
 from stateledger.core.replaced import replaces_another_value
@@ -239,6 +241,9 @@ def checked_relation(st: Statement, c: Candidate) -> tuple[float, ...]:
       same thing (``likes_the_same_thing``) updates it whatever else the model read;
     - a correction ("Correction, my landlord is Mr Shah, Patel is the neighbour") restates
       nothing when it says something the record does not;
+    - the same thing counted with another number ("Cut down to two coffees a day" after "I
+      drink five coffees a day", ``numbers.counts_anew``) updates the record, however the
+      model read the pair;
     - one more of a kind ("we got a second cat", ``framing.adds_one_more``) stands beside the
       record (``coexist``), however its wording reads as a replacement;
     - two parts of one plan ("phase one", "Sprint 2"), each with a value of its own, are
@@ -278,6 +283,17 @@ def checked_relation(st: Statement, c: Candidate) -> tuple[float, ...]:
             # "Running is the worst, I really can't stand it" as another variable (0.99).
             out[UPDATE] += out[UNRELATED]
             out[UNRELATED] = 0.0
+    if counts_apart(st.text, c.record.text):
+        # A restatement counts the same thing: "Four books a week now" does not restate
+        # "We get through four loaves of bread a week" (the model: same).
+        out[UNRELATED] += out[SAME]
+        out[SAME] = 0.0
+    if counts_anew(st.text, c.record.text):
+        # The same thing counted again with another number: "Cut down to two coffees a
+        # day and sleeping loads better" after "I drink five coffees a day" (the model:
+        # same 0.39, update 0.48).
+        out[UPDATE] += out[UNRELATED] + out[SAME]
+        out[UNRELATED] = out[SAME] = 0.0
     if adds_one_more(st.text):
         out[COEXIST] += out[UPDATE]
         out[UPDATE] = 0.0
@@ -376,6 +392,11 @@ _CORRECTION_WORDS = frozenset("""oops whoops bad correction typo scratch misspok
 sorry meant mean earlier""".split())
 _NOT_THE_OBJECT = frozenset("""days day these anymore actually honestly weirdly surprisingly
 suddenly finally absolutely completely kind sort worst best""".split())
+# ... and words a liking of the conversation itself names ("I love that idea", "I hate when
+# that happens"), with interjections: nothing the speaker likes is left (hand-written).
+_NOT_LIKED = _NOT_THE_OBJECT | frozenset("""ugh urgh omg hmm meh idea ideas suggestion
+suggestions sound sounds happens happen happened answer answers option options tip tips
+one plan way approach list response reply""".split())
 
 
 def likes_the_same_thing(a: str, b: str) -> bool:
@@ -385,6 +406,16 @@ def likes_the_same_thing(a: str, b: str) -> bool:
     objects = [content_keys(without_attitude_words(t), drop=_NOT_THE_OBJECT)
                for t in (a, b)]
     return bool(objects[0] & objects[1])
+
+
+def tells_a_liking(text: str) -> bool:
+    """Whether ``text`` says its speaker likes or dislikes something it names
+    (``framing.attitude``, with a content word left once the attitude words are out): a
+    liking is a state however it opens, while the stance head reads "Ugh, I really dislike
+    cold weather" (fact 0.05) or "Running bores me to death" (0.03) as chit-chat. "Love
+    that idea!" names nothing of the speaker's, and no question states a liking."""
+    return (not text.rstrip().endswith("?") and attitude(text) != 0
+            and bool(content_keys(without_attitude_words(text), drop=_NOT_LIKED)))
 
 
 def says_word_for_word(a: str, b: str) -> bool:
@@ -556,7 +587,8 @@ def decide_open_world(st: Statement, stance: Stance, candidates: Sequence[Candid
     if only_asks(st.text):
         return Decision(Action.NOOP, confidence=1.0,
                         reason="no state content (a request or a question)")
-    if stance.fact < t.fact and not _changes_a_live_state(st, stance, candidates, t):
+    if (stance.fact < t.fact and not _changes_a_live_state(st, stance, candidates, t)
+            and not (stance.question < t.stance and tells_a_liking(st.text))):
         what = "a question" if stance.question >= t.stance else "chit-chat or a request"
         return Decision(Action.NOOP, confidence=1.0 - stance.fact,
                         reason=f"no state content ({what})")

@@ -25,6 +25,10 @@ _END = r"(?=\s*(?:[,.!?;]|$|\s+(?:to|on|onto|from|off|in|into|for|please|and|too
 _N = r"(?P<n>\d{1,4})"
 _REMOVE = re.compile(
     rf"\b(?:remove|take|delete|drop|cross|strike)\s+(?:off\s+)?{_N}\s+{_ITEM}{_END}", re.I)
+# Verbs that remove only from a list: "I take 2 painkillers a night" is a habit, "take 2
+# eggs off the list" a removal.
+_LIST_ONLY_REMOVE = re.compile(r"\s*(?:take|drop|cross|strike)\b", re.I)
+_OFF = re.compile(r"\s+(?:off|out)\b", re.I)
 _ADD = re.compile(
     rf"\b(?:another|an extra|(?:an\s+)?additional|extra)\s+{_N}\s+{_ITEM}{_END}", re.I)
 _MORE = re.compile(rf"\b{_N}\s+more\s+{_ITEM}{_END}", re.I)
@@ -64,6 +68,9 @@ def parse(text: str) -> Quantity | None:
             continue
         if op == "set" and not _LIST.search(text):
             return None  # "I need 2 hours" is no list: a count needs list wording
+        if (op == "remove" and _LIST_ONLY_REMOVE.match(m.group(0))
+                and not (_OFF.match(text, m.end()) or _LIST.search(text))):
+            return None
         return Quantity(op, int(m.group("n")), normalise_item(m.group("item")))
     return None
 
