@@ -13,6 +13,7 @@ from stateledger.core import cues
 from stateledger.core.aims import aims_at_a_number
 from stateledger.core.executor import apply_diff, execute
 from stateledger.core.invariants import check_invariants
+from stateledger.core.likings import tells_a_liking
 from stateledger.core.model import (
     LEDGER_OF_STATUS,
     Action,
@@ -37,7 +38,6 @@ from stateledger.core.open_world import (
     says_word_for_word,
     slot_relation,
     slot_stance,
-    tells_a_liking,
 )
 from stateledger.core.policy import Candidate, Statement
 
@@ -643,6 +643,8 @@ def test_a_text_told_word_for_word_keeps_the_signs_of_its_numbers() -> None:
     # A liking of the conversation itself, or a question, states no liking of the speaker's.
     ("Love that idea, thanks!", False),
     ("Ugh, I hate when that happens.", False),
+    ("I love how you explained that.", False),
+    ("I don't like the second option.", False),
     ("Do you like jazz?", False),
     ("Long shift today.", False),
 ])

@@ -78,9 +78,9 @@ from stateledger.core.framing import (
     attitude,
     presupposed,
     presupposes_change,
-    without_attitude_words,
 )
 from stateledger.core.instances import names_another_part
+from stateledger.core.likings import likes_the_same_thing, tells_a_liking
 from stateledger.core.model import (
     LIVE,
     Action,
@@ -386,38 +386,9 @@ _UNCHANGED = re.compile(
     r"\b(?:(?:has|have|had|did|does|do)(?:n't|\s+not)\s+(?:really\s+)?change[ds]?|"
     r"(?:is|are|was|were|stays?|stayed|remains?|remained)\s+(?:exactly\s+|just\s+)?"
     r"(?:the\s+)?same|unchanged|same\s+as\s+before|no\s+change)\b", re.I)
-# Hand-written word lists: what a correction says besides its value, and the words beside
-# a liking that say when or how strongly, not what is liked.
+# A hand-written word list: what a correction says besides its value.
 _CORRECTION_WORDS = frozenset("""oops whoops bad correction typo scratch misspoke wrong wait
 sorry meant mean earlier""".split())
-_NOT_THE_OBJECT = frozenset("""days day these anymore actually honestly weirdly surprisingly
-suddenly finally absolutely completely kind sort worst best""".split())
-# ... and words a liking of the conversation itself names ("I love that idea", "I hate when
-# that happens"), with interjections: nothing the speaker likes is left (hand-written).
-_NOT_LIKED = _NOT_THE_OBJECT | frozenset("""ugh urgh omg hmm meh idea ideas suggestion
-suggestions sound sounds happens happen happened answer answers option options tip tips
-one plan way approach list response reply""".split())
-
-
-def likes_the_same_thing(a: str, b: str) -> bool:
-    """Whether two texts that like or dislike something (``framing.attitude``) are about the
-    same thing: without their attitude words they share a content word ("I'm really
-    enjoying running these days" / "Running is the worst, I really can't stand it")."""
-    objects = [content_keys(without_attitude_words(t), drop=_NOT_THE_OBJECT)
-               for t in (a, b)]
-    return bool(objects[0] & objects[1])
-
-
-def tells_a_liking(text: str) -> bool:
-    """Whether ``text`` says its speaker likes or dislikes something it names
-    (``framing.attitude``, with a content word left once the attitude words are out): a
-    liking is a state however it opens, while the stance head reads "Ugh, I really dislike
-    cold weather" (fact 0.05) or "Running bores me to death" (0.03) as chit-chat. "Love
-    that idea!" names nothing of the speaker's, and no question states a liking."""
-    return (not text.rstrip().endswith("?") and attitude(text) != 0
-            and bool(content_keys(without_attitude_words(text), drop=_NOT_LIKED)))
-
-
 def says_word_for_word(a: str, b: str) -> bool:
     """Whether two texts say the same words in the same order (case, punctuation and
     spacing aside, not the signs of a number: currency, percent, degrees, minus): a
