@@ -807,6 +807,12 @@ def test_a_pronoun_subject_is_named_as_the_record_names_the_person() -> None:
                                   ) == "So my sister Ana is a tester now."
     assert cues.with_person_named("Ana is a tester now.", "ana", "Ana is a nurse.") == (
         "Ana is a tester now.")
+    # ... and a pronoun for a name the record gives with its role, named with the role
+    assert cues.with_person_named("Anyway, she is a tester now.", "ana",
+                                  "My sister Ana is a nurse.") == (
+        "Anyway, my sister Ana is a tester now.")
+    assert cues.with_person_named("She moved to Leeds.", "ana", "My sister Ana is a nurse."
+                                  ) == "My sister Ana moved to Leeds."
 
 
 @pytest.mark.parametrize(("text", "read"), [
