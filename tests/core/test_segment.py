@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -9,6 +10,7 @@ from stateledger.core.segment import (
     MAX_STATEMENT_CHARS,
     before_request,
     contexts_before,
+    spliced_clauses,
     split_statements,
     without_request,
 )
@@ -247,3 +249,16 @@ def test_and_before_a_name_with_its_verb_starts_a_clause_without_a_comma() -> No
     # "and I" after a name is the speaker's own clause.
     assert texts("My sister Ellie lives in Bristol and I live in Cardiff.") == [
         "My sister Ellie lives in Bristol", "I live in Cardiff."]
+
+
+@pytest.mark.parametrize(("text", "clauses"), [
+    ("Dmitri's moved on, he's a line cook at the harbour now.",
+     ("Dmitri's moved on", "he's a line cook at the harbour now")),
+    ("We sold the van, and we're cycling everywhere now.",
+     ("We sold the van", "we're cycling everywhere now")),
+    # An aside is no clause; nor is a one-word opener.
+    ("I'm in Galway now, closer to the sea.", ()),
+    ("Honestly, she is a line cook now.", ()),
+])
+def test_a_comma_splice_is_read_as_its_two_clauses(text: str, clauses: tuple[str, ...]) -> None:
+    assert spliced_clauses(text) == clauses

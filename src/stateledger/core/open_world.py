@@ -96,7 +96,7 @@ from stateledger.core.numbers import counts_anew, counts_apart, numbers_in
 from stateledger.core.policy import Candidate, Statement, reliability
 from stateledger.core.quantity import Quantity, applied, count_of
 from stateledger.core.replaced import replaces_another_value
-from stateledger.core.segment import without_aside, without_request
+from stateledger.core.segment import spliced_clauses, without_aside, without_request
 from stateledger.core.slots import WILDCARD
 
 RELATIONS: tuple[str, ...] = ("unrelated", "same", "update", "end", "coexist")
@@ -503,7 +503,10 @@ def sentence_readings(text: str) -> list[str]:
     tax, so can you tell me more about how the 12% rate on assets above $200,000 will
     affect my planning" reads as unrelated to "my estate tax, which is 15% on assets above
     $200,000" (0.97), without the frame as its update (0.74)."""
-    return list(dict.fromkeys((text, without_aside(text), without_request(text))))
+    # A clause read alone needs words of its own: "so I'm down to 8" alone restates any
+    # record of eight things ("The team is eight people now": same 0.94).
+    clauses = [c for c in spliced_clauses(text) if len(content_keys(c)) >= 2]
+    return list(dict.fromkeys((text, without_aside(text), without_request(text), *clauses)))
 
 
 def readings(text: str) -> list[str]:
