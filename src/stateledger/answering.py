@@ -291,7 +291,8 @@ def _follows(model: Relevance, pairs: Sequence[tuple[Evidence, Evidence]]) -> li
     if not pairs:
         return []
     # The newer is read as the write path reads a statement: with and without a trailing
-    # aside or a request's frame, and by what it takes as given
+    # aside or a request's frame, each clause of a comma splice alone, and by what it takes
+    # as given
     # (``core.open_world.readings``), the closer reading counting.
     said = [readings(_told(b.record, as_in=a.record.text)) for a, b in pairs]
     probs = model.pair_relations([_told(a.record) for (a, _), r in zip(pairs, said, strict=True)

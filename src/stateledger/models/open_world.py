@@ -9,8 +9,8 @@ candidate records (the statement read as naming the record's person where it say
 message retired), and records of someone else (``may_share_state``), are never asked
 about. The stance is read while the message is embedded, on the spare core where there is
 one (``prepare``); the pairs (at most ``max_pairs`` (record, statement) pairs, once per
-reading of the statement: with and without a trailing aside or a request's frame,
-``core.open_world.sentence_readings``) go through one batched forward, with the stance
+reading of the statement: with and without a trailing aside or a request's frame, and
+each clause of a comma splice alone, ``core.open_world.sentence_readings``) go through one batched forward, with the stance
 too where it was not read ahead. What a statement takes as given (``framing.presupposed``:
 "the increased budget of $8,000" inside a worry) is read beside each record in a second
 forward, with each pair's padding masked. An ending the rules would apply to a record that
@@ -113,8 +113,9 @@ class OpenWorldPolicy:
         pool = [] if only_asks(statement.text) else self.pool(statement, candidates)
         text = statement.first_person_text or statement.text
         # A statement told by a pronoun is read beside each record as naming its person,
-        # and with and without a trailing aside or a request's frame
-        # (``core.open_world.sentence_readings``): the reading that relates it more counts.
+        # and with and without a trailing aside or a request's frame, and each clause of a
+        # comma splice alone (``core.open_world.sentence_readings``): the reading that
+        # relates it more counts.
         # A shorter reading leaves the batch's width, and so the full reading, as it was.
         # The stance reads every word.
         phrases = presupposed(text)
