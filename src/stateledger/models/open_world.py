@@ -10,11 +10,12 @@ message retired), and records of someone else (``may_share_state``), are never a
 about. The stance is read while the message is embedded, on the spare core where there is
 one (``prepare``); the pairs (at most ``max_pairs`` (record, statement) pairs, once per
 reading of the statement: with and without a trailing aside or a request's frame, and
-each clause of a comma splice alone, ``core.open_world.sentence_readings``) go through one batched forward, with the stance
-too where it was not read ahead. What a statement takes as given (``framing.presupposed``:
-"the increased budget of $8,000" inside a worry) is read beside each record in a second
-forward, with each pair's padding masked. An ending the rules would apply to a record that
-is itself an ending is checked against the record's stance first (``_ending_checked``).
+each clause of a comma splice alone, ``core.open_world.sentence_readings``) go through
+one batched forward, with the stance too where it was not read ahead. What a statement
+takes as given (``framing.presupposed``: "the increased budget of $8,000" inside a worry)
+is read beside each record in a second forward, with each pair's padding masked. An
+ending the rules would apply to a record that is itself an ending is checked against the
+record's stance first (``_ending_checked``).
 """
 
 from __future__ import annotations
