@@ -36,6 +36,7 @@ from stateledger.core.open_world import (
     COEXIST,
     END,
     UNRELATED,
+    clause_readings,
     closest_reading,
     readings,
 )
@@ -291,15 +292,20 @@ def _follows(model: Relevance, pairs: Sequence[tuple[Evidence, Evidence]]) -> li
     if not pairs:
         return []
     # The newer is read as the write path reads a statement: with and without a trailing
-    # aside or a request's frame, each clause of a comma splice alone, and by what it takes
-    # as given
-    # (``core.open_world.readings``), the closer reading counting.
-    said = [readings(_told(b.record, as_in=a.record.text)) for a, b in pairs]
-    probs = model.pair_relations([_told(a.record) for (a, _), r in zip(pairs, said, strict=True)
-                                  for _ in r], [t for r in said for t in r])
+    # aside or a request's frame, and by what it takes as given
+    # (``core.open_world.readings``), the closer reading counting; each clause of a comma
+    # splice alone where none of those relates the pair (``clause_readings``).
+    told = [_told(b.record, as_in=a.record.text) for a, b in pairs]
+    said = [readings(t) for t in told]
+    clauses = [[c for c in clause_readings(t) if c not in r] for t, r in zip(told, said,
+                                                                            strict=True)]
+    every = [[*r, *c] for r, c in zip(said, clauses, strict=True)]
+    probs = model.pair_relations([_told(a.record) for (a, _), r in zip(pairs, every, strict=True)
+                                  for _ in r], [t for r in every for t in r])
     out, start = [], 0
-    for (older, newer), r in zip(pairs, said, strict=True):
-        closest = closest_reading(probs[start:start + len(r)].tolist())
+    for (older, newer), r, n in zip(pairs, every, said, strict=True):
+        rows = probs[start:start + len(r)].tolist()
+        closest = closest_reading(rows[:len(n)], rows[len(n):])
         # ... or the newer says that something the older names is gone ("We had to put
         # Shep down" after "I have an old collie called Shep"), as the write path reads it.
         out.append(closest[UNRELATED] <= SURELY_FOLLOWS

@@ -503,10 +503,19 @@ def sentence_readings(text: str) -> list[str]:
     tax, so can you tell me more about how the 12% rate on assets above $200,000 will
     affect my planning" reads as unrelated to "my estate tax, which is 15% on assets above
     $200,000" (0.97), without the frame as its update (0.74)."""
-    # A clause read alone needs words of its own: "so I'm down to 8" alone restates any
-    # record of eight things ("The team is eight people now": same 0.94).
-    clauses = [c for c in spliced_clauses(text) if len(content_keys(c)) >= 2]
-    return list(dict.fromkeys((text, without_aside(text), without_request(text), *clauses)))
+    return list(dict.fromkeys((text, without_aside(text), without_request(text))))
+
+
+def clause_readings(text: str) -> list[str]:
+    """Each clause of a comma splice read alone (``segment.spliced_clauses``), for a pair
+    that the statement's other readings do not relate (``closest_reading``'s fallback):
+    "She's a primary school teacher now, she retrained over the summer" reads as unrelated
+    to "My sister Noor works as a dental nurse" (0.82), its first clause as the update
+    (0.93). Only where the whole does not relate: a clause alone may read as another
+    relation than the whole ("it's 09:15, I was looking at the old booking" restates "Our
+    flight leaves at 07:15", where "My mistake, it's 09:15, ..." updates it). A clause needs
+    words of its own: "so I'm down to 8" alone restates any record of eight things."""
+    return [c for c in spliced_clauses(text) if len(content_keys(c)) >= 2]
 
 
 def readings(text: str) -> list[str]:
@@ -518,10 +527,16 @@ def readings(text: str) -> list[str]:
     return list(dict.fromkeys((*sentence_readings(text), *presupposed(text))))
 
 
-def closest_reading(per_reading: Sequence[Sequence[float]]) -> tuple[float, ...]:
+def closest_reading(per_reading: Sequence[Sequence[float]],
+                    fallback: Sequence[Sequence[float]] = ()) -> tuple[float, ...]:
     """Of one pair's readings (``readings``), the relation probabilities of the one that
-    relates the statement to the record most: the least "unrelated"."""
-    return tuple(float(x) for x in min(per_reading, key=lambda p: p[UNRELATED]))
+    relates the statement to the record most: the least "unrelated". Where even that one
+    reads the pair as unrelated (at least 0.5), the closest of the ``fallback`` readings
+    (``clause_readings``) if it relates more."""
+    closest = min(per_reading, key=lambda p: p[UNRELATED])
+    if closest[UNRELATED] >= 0.5 and len(fallback):
+        closest = min((closest, *fallback), key=lambda p: p[UNRELATED])
+    return tuple(float(x) for x in closest)
 
 
 def _names_its_value(st: Statement, record: Record) -> bool:

@@ -9,13 +9,14 @@ candidate records (the statement read as naming the record's person where it say
 message retired), and records of someone else (``may_share_state``), are never asked
 about. The stance is read while the message is embedded, on the spare core where there is
 one (``prepare``); the pairs (at most ``max_pairs`` (record, statement) pairs, once per
-reading of the statement: with and without a trailing aside or a request's frame, and
-each clause of a comma splice alone, ``core.open_world.sentence_readings``) go through
-one batched forward, with the stance too where it was not read ahead. What a statement
-takes as given (``framing.presupposed``: "the increased budget of $8,000" inside a worry)
-is read beside each record in a second forward, with each pair's padding masked. An
-ending the rules would apply to a record that is itself an ending is checked against the
-record's stance first (``_ending_checked``).
+reading of the statement: with and without a trailing aside or a request's frame,
+``core.open_world.sentence_readings``, and each clause of a comma splice alone for a pair
+no other reading relates, ``clause_readings``) go through one batched forward, with the
+stance too where it was not read ahead. What a statement takes as given
+(``framing.presupposed``: "the increased budget of $8,000" inside a worry) is read beside
+each record in a second forward, with each pair's padding masked. An ending the rules
+would apply to a record that is itself an ending is checked against the record's stance
+first (``_ending_checked``).
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from stateledger.core.open_world import (
     UNRELATED,
     Stance,
     Thresholds,
+    clause_readings,
     closest_reading,
     decide_open_world,
     may_share_state,
@@ -114,19 +116,22 @@ class OpenWorldPolicy:
         pool = [] if only_asks(statement.text) else self.pool(statement, candidates)
         text = statement.first_person_text or statement.text
         # A statement told by a pronoun is read beside each record as naming its person,
-        # and with and without a trailing aside or a request's frame, and each clause of a
-        # comma splice alone (``core.open_world.sentence_readings``): the reading that
-        # relates it more counts.
+        # and with and without a trailing aside or a request's frame
+        # (``core.open_world.sentence_readings``): the reading that relates it more counts;
+        # each clause of a comma splice alone only where none of those relates the pair
+        # (``clause_readings``).
         # A shorter reading leaves the batch's width, and so the full reading, as it was.
         # The stance reads every word.
         phrases = presupposed(text)
         said = [r for r in sentence_readings(text) if r not in phrases]
+        clauses = [r for r in clause_readings(text) if r not in phrases and r not in said]
         probs, relations = self.model.judge(
-            text, [c.record.text for _ in said for c in pool],
+            text, [c.record.text for _ in (*said, *clauses) for c in pool],
             stance_text=_stance_text(statement),
             paired=[with_person_named(r, c.record.subject, c.record.text)
-                    for r in said for c in pool])
-        per_reading = relations.reshape(len(said), len(pool), len(RELATIONS))
+                    for r in (*said, *clauses) for c in pool])
+        every = relations.reshape(len(said) + len(clauses), len(pool), len(RELATIONS))
+        per_reading, per_clause = every[:len(said)], every[len(said):]
         if phrases and pool:
             # The phrases are read in a forward of their own, each pair masked to its own
             # tokens: in the batch above a few words padded to the width of whole
@@ -137,7 +142,8 @@ class OpenWorldPolicy:
                  for r in phrases for c in pool])
             per_reading = np.concatenate(
                 [per_reading, alone.reshape(len(phrases), len(pool), len(RELATIONS))], axis=0)
-        judged = {id(c): closest_reading(per_reading[:, i].tolist()) for i, c in enumerate(pool)}
+        judged = {id(c): closest_reading(per_reading[:, i].tolist(), per_clause[:, i].tolist())
+                  for i, c in enumerate(pool)}
         # Every candidate goes to the rules (a confirmation needs the live record its claim
         # contradicted, however dissimilar), the pooled ones with their relations.
         annotated = [replace(c, relation=judged[id(c)]) if id(c) in judged else c
