@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from stateledger.core.numbers import counts_by_thing, numbers_in, spelled
+from stateledger.core.numbers import (
+    counts_anew,
+    counts_by_thing,
+    numbers_in,
+    rates_by_thing,
+    spelled,
+)
 
 
 @pytest.mark.parametrize(("words", "digits"), [
@@ -53,3 +59,14 @@ def test_spelled_numbers_read_back_as_themselves() -> None:
 ])
 def test_counts_of_things_by_value(text: str, counts: dict[str, set[str]]) -> None:
     assert counts_by_thing(text) == counts
+
+
+def test_a_rate_told_anew_is_a_new_count_of_the_same_habit() -> None:
+    assert rates_by_thing("We feed nine stray cats every week.") == {("cat", "week"): {"9"}}
+    assert rates_by_thing("I walk about 8,000 steps a day") == {("step", "day"): {"8000"}}
+    assert counts_anew("Only three cups of tea a day now.", "I drink six cups of tea a day.")
+    # A count with no rate is as often a change by or one batch as a total: no new count.
+    assert not counts_anew("I swapped 2 old plugins for 3 new ones.", "The site runs 14 plugins.")
+    assert not counts_anew("Finished 12 exercises today.", "I've finished 30 exercises so far.")
+    # ... nor is a rate of another period.
+    assert not counts_anew("Three cups of tea a week now.", "I drink six cups of tea a day.")

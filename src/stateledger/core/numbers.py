@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 __all__ = ["NUMBER", "NUMBER_WORDS", "counts_anew", "counts_apart", "counts_by_thing", "numbers_in",
-           "spelled"]
+           "rates_by_thing", "spelled"]
 
 _UNITS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
           "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen",
@@ -144,22 +144,51 @@ def counts_by_thing(text: str) -> dict[str, set[str]]:
     a function word ("5 chickens in the garden"), else the first."""
     out: dict[str, set[str]] = {}
     for m in _COUNT.finditer(text):
-        first = m.group(2).lower().removesuffix("'s")
-        second = (m.group(3) or "").lower().removesuffix("'s")
-        if first in _NOT_COUNTED:
-            continue
-        # The thing is the noun a word before it may describe ("nine stray cats").
-        thing = second if second and second not in _NOT_COUNTED else first
-        thing = thing[:-1] if thing.endswith("s") and not thing.endswith("ss") else thing
-        out.setdefault(thing, set()).update(numbers_in(m.group(1)))
+        thing = _thing(m)
+        if thing is not None:
+            out.setdefault(thing, set()).update(numbers_in(m.group(1)))
+    return out
+
+
+def _thing(m: re.Match[str]) -> str | None:
+    """The thing a ``_COUNT`` match counts, singular; None for a word that counts nothing."""
+    first = m.group(2).lower().removesuffix("'s")
+    second = (m.group(3) or "").lower().removesuffix("'s")
+    if first in _NOT_COUNTED:
+        return None
+    # The thing is the noun a word before it may describe ("nine stray cats").
+    thing = second if second and second not in _NOT_COUNTED else first
+    return thing[:-1] if thing.endswith("s") and not thing.endswith("ss") else thing
+
+
+# How often a count recurs, right after it ("two coffees a day", "six cups of coffee a
+# day", "ten pull-ups a session"): a habit's rate, which a new count replaces.
+_RATE = re.compile(r"(?:\s+of\s+[a-z'-]+)?\s+(?:a|an|per|each|every)\s+(day|night|week|"
+                   r"month|year|session|shift|morning|evening|weekend)s?\b", re.I)
+
+
+def rates_by_thing(text: str) -> dict[tuple[str, str], set[str]]:
+    """The counts ``text`` gives per period, by thing and period ("I drink five coffees a
+    day" -> ``{("coffee", "day"): {"5"}}``)."""
+    out: dict[tuple[str, str], set[str]] = {}
+    for m in _COUNT.finditer(text):
+        # The rate may follow the thing's first word ("1,200 words per week") or its second.
+        rate = _RATE.match(text, m.end(2)) or (_RATE.match(text, m.end(3)) if m.group(3)
+                                               else None)
+        thing = _thing(m)
+        if rate is not None and thing is not None:
+            key = (thing, rate.group(1).lower())
+            out.setdefault(key, set()).update(numbers_in(m.group(1)))
     return out
 
 
 def counts_anew(a: str, b: str) -> bool:
-    """Whether ``a`` counts a thing ``b`` counts with none of ``b``'s numbers for it ("two
-    coffees a day" / "five coffees a day")."""
-    told, held = counts_by_thing(a), counts_by_thing(b)
-    return any(thing in held and not n & held[thing] for thing, n in told.items())
+    """Whether ``a`` gives a rate ``b`` gives of the same thing and period, with none of
+    ``b``'s numbers for it ("two coffees a day" / "five coffees a day"). Rates only: a
+    count of a thing in a message is as often a change by ("I replaced 2 weak sources")
+    or one batch ("I've completed 12 problems") as the thing's total."""
+    told, held = rates_by_thing(a), rates_by_thing(b)
+    return any(key in held and not n & held[key] for key, n in told.items())
 
 
 def counts_apart(a: str, b: str) -> bool:
