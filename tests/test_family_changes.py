@@ -10,6 +10,8 @@ clause of a comma splice alone. Sentences written for these tests.
 
 from __future__ import annotations
 
+import pytest
+
 from conversation import answers, say
 from stateledger import Action, Memory
 
@@ -18,20 +20,19 @@ JOBS = (("2024-01-03T09:00:00+00:00", "My sister Noor works as a dental nurse in
         ("2024-01-05T09:00:00+00:00", "My uncle Tariq drives a taxi in Glasgow."))
 
 
-def test_a_pronoun_and_a_comma_splice_update_the_relative_s_job(mem: Memory) -> None:
+@pytest.mark.parametrize(("told", "asked", "now", "before", "other", "theirs"), [
+    # A pronoun, and two clauses joined by a comma.
+    ("She's a primary school teacher now, she retrained over the summer.",
+     "Noor", "primary school teacher", "dental nurse", "Tariq", "taxi"),
+    # A name alone, then a clause.
+    ("Tariq's packed it in, he's a driving instructor now.",
+     "Tariq", "driving instructor", "taxi", "Noor", "dental nurse"),
+])
+def test_a_relative_s_job_change_told_as_chat_tells_it(mem: Memory, told: str, asked: str,
+                                                        now: str, before: str, other: str,
+                                                        theirs: str) -> None:
     say(mem, *JOBS)
-    assert say(mem, ("2024-02-10T09:00:00+00:00",
-                     "She's a primary school teacher now, she retrained over the summer.")
-               ) == [Action.REVISE]
-    answers(mem, "What does Noor do?", "primary school teacher", absent=["dental"])
-    answers(mem, "What did Noor do before?", "dental nurse")
-    answers(mem, "What does Tariq do?", "taxi")
-
-
-def test_a_name_alone_then_a_clause_updates_the_relative_s_job(mem: Memory) -> None:
-    say(mem, *JOBS)
-    assert say(mem, ("2024-02-10T09:00:00+00:00",
-                     "Tariq's packed it in, he's a driving instructor now.")
-               ) == [Action.REVISE]
-    answers(mem, "What does Tariq do?", "driving instructor", absent=["taxi"])
-    answers(mem, "What does Noor do?", "dental nurse")
+    assert say(mem, ("2024-02-10T09:00:00+00:00", told)) == [Action.REVISE]
+    answers(mem, f"What does {asked} do?", now, absent=[before])
+    answers(mem, f"What did {asked} do before?", before)
+    answers(mem, f"What does {other} do?", theirs)

@@ -30,7 +30,6 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
-from functools import partial
 
 from stateledger.core.cues import question_slots
 from stateledger.core.framing import attitude
@@ -454,8 +453,9 @@ def extract(question: str, text: str, said_at: date | datetime,
         if found:
             # The count of the thing asked about, where the sentence counts several ("Sold
             # one, down to 3 guitars" for "How many guitars do I own?"), cut after it.
-            asked_count = next((c for c in map(partial(_count_of, content_keys(question)),
-                                               found) if c is not None), None)
+            counted = content_keys(question)
+            asked_count = next((c for f in found if (c := _count_of(counted, f)) is not None),
+                               None)
             if asked_count is not None:
                 return Extracted(asked_count, "count: the number of the thing asked about")
             words = found[0].strip(" ,.").split()

@@ -241,9 +241,10 @@ def checked_relation(st: Statement, c: Candidate) -> tuple[float, ...]:
       same thing (``likes_the_same_thing``) updates it whatever else the model read;
     - a correction ("Correction, my landlord is Mr Shah, Patel is the neighbour") restates
       nothing when it says something the record does not;
-    - the same thing counted with another number ("Cut down to two coffees a day" after "I
-      drink five coffees a day", ``numbers.counts_anew``) updates the record, however the
-      model read the pair;
+    - the same thing's rate told with another number ("Cut down to two coffees a day" after
+      "I drink five coffees a day", ``numbers.counts_anew``) updates the record, however the
+      model read the pair, and the same number of another thing restates nothing
+      (``numbers.counts_apart``);
     - one more of a kind ("we got a second cat", ``framing.adds_one_more``) stands beside the
       record (``coexist``), however its wording reads as a replacement;
     - two parts of one plan ("phase one", "Sprint 2"), each with a value of its own, are
@@ -289,9 +290,9 @@ def checked_relation(st: Statement, c: Candidate) -> tuple[float, ...]:
         out[UNRELATED] += out[SAME]
         out[SAME] = 0.0
     if counts_anew(st.text, c.record.text):
-        # The same thing counted again with another number: "Cut down to two coffees a
-        # day and sleeping loads better" after "I drink five coffees a day" (the model:
-        # same 0.39, update 0.48).
+        # The same thing's rate told with another number: "Cut down to two coffees a day
+        # and sleeping loads better" after "I drink five coffees a day" (the model: same
+        # 0.39, update 0.48).
         out[UPDATE] += out[UNRELATED] + out[SAME]
         out[UNRELATED] = out[SAME] = 0.0
     if adds_one_more(st.text):
@@ -389,6 +390,8 @@ _UNCHANGED = re.compile(
 # A hand-written word list: what a correction says besides its value.
 _CORRECTION_WORDS = frozenset("""oops whoops bad correction typo scratch misspoke wrong wait
 sorry meant mean earlier""".split())
+
+
 def says_word_for_word(a: str, b: str) -> bool:
     """Whether two texts say the same words in the same order (case, punctuation and
     spacing aside, not the signs of a number: currency, percent, degrees, minus): a
