@@ -6,6 +6,7 @@ import pytest
 
 from stateledger.core.numbers import (
     counts_anew,
+    counts_apart,
     counts_by_thing,
     numbers_in,
     rates_by_thing,
@@ -70,3 +71,9 @@ def test_a_rate_told_anew_is_a_new_count_of_the_same_habit() -> None:
     assert not counts_anew("Finished 12 exercises today.", "I've finished 30 exercises so far.")
     # ... nor is a rate of another period.
     assert not counts_anew("Three cups of tea a week now.", "I drink six cups of tea a day.")
+
+
+def test_rates_of_two_things_are_apart_and_counts_of_one_thing_by_two_words_are_not() -> None:
+    assert counts_apart("Four films a week now.", "We get through four loaves of bread a week.")
+    assert not counts_apart("We've got 2 children.", "I have two kids.")
+    assert not counts_apart("Two coffees a day now.", "I drink five coffees a day.")

@@ -192,7 +192,9 @@ def counts_anew(a: str, b: str) -> bool:
 
 
 def counts_apart(a: str, b: str) -> bool:
-    """Whether ``a`` and ``b`` both count things and no thing is counted in both ("four
-    books a week" / "four loaves of bread a week")."""
-    told, held = counts_by_thing(a), counts_by_thing(b)
-    return bool(told) and bool(held) and not told.keys() & held.keys()
+    """Whether ``a`` and ``b`` both give rates and no thing has a rate in both ("four books a
+    week" / "four loaves of bread a week"). Rates only: a count is as often of the same
+    thing by another word ("I have two kids" / "We've got 2 children")."""
+    told, held = rates_by_thing(a), rates_by_thing(b)
+    return (bool(told) and bool(held)
+            and not {thing for thing, _ in told} & {thing for thing, _ in held})

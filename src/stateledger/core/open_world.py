@@ -243,7 +243,7 @@ def checked_relation(st: Statement, c: Candidate) -> tuple[float, ...]:
       nothing when it says something the record does not;
     - the same thing's rate told with another number ("Cut down to two coffees a day" after
       "I drink five coffees a day", ``numbers.counts_anew``) updates the record, however the
-      model read the pair, and the same number of another thing restates nothing
+      model read the pair, and a rate of another thing restates nothing
       (``numbers.counts_apart``);
     - one more of a kind ("we got a second cat", ``framing.adds_one_more``) stands beside the
       record (``coexist``), however its wording reads as a replacement;
@@ -285,8 +285,8 @@ def checked_relation(st: Statement, c: Candidate) -> tuple[float, ...]:
             out[UPDATE] += out[UNRELATED]
             out[UNRELATED] = 0.0
     if counts_apart(st.text, c.record.text):
-        # A restatement counts the same thing: "Four books a week now" does not restate
-        # "We get through four loaves of bread a week" (the model: same).
+        # A restatement gives the rate of the same thing: "Four books a week now" does not
+        # restate "We get through four loaves of bread a week" (the model: same).
         out[UNRELATED] += out[SAME]
         out[SAME] = 0.0
     if counts_anew(st.text, c.record.text):
