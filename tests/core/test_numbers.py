@@ -7,7 +7,6 @@ import pytest
 from stateledger.core.numbers import (
     counts_anew,
     counts_apart,
-    counts_by_thing,
     numbers_in,
     rates_by_thing,
     spelled,
@@ -49,17 +48,17 @@ def test_spelled_numbers_read_back_as_themselves() -> None:
     assert all(numbers_in(spelled(n) or "") == {str(n)} for n in range(1, 100))
 
 
-@pytest.mark.parametrize(("text", "counts"), [
-    ("We feed nine stray cats on the estate.", {"cat": {"9"}}),
-    ("Twenty-four students and 2 teaching assistants this term.",
-     {"student": {"24"}, "assistant": {"2"}}),
-    ("The channel passed 1,500 members.", {"member": {"1500"}}),
+@pytest.mark.parametrize(("text", "rates"), [
+    ("We feed nine stray cats every week.", {("cat", "week"): {"9"}}),
+    ("Twenty-four students a week and 2 teaching assistants a day.",
+     {("student", "week"): {"24"}, ("assistant", "day"): {"2"}}),
+    ("The channel gains 1,500 members a month.", {("member", "month"): {"1500"}}),
     # Measures of time and "2 more" (a change by, not a count) count no thing; nor money.
-    ("I'm off for 3 weeks, and I'll read 2 more chapters.", {}),
+    ("I'm off for 3 weeks a year, and I'll read 2 more chapters a day.", {}),
     ("It costs £40 a month.", {}),
 ])
-def test_counts_of_things_by_value(text: str, counts: dict[str, set[str]]) -> None:
-    assert counts_by_thing(text) == counts
+def test_rates_of_things_by_value(text: str, rates: dict[tuple[str, str], set[str]]) -> None:
+    assert rates_by_thing(text) == rates
 
 
 def test_a_rate_told_anew_is_a_new_count_of_the_same_habit() -> None:

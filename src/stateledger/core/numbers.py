@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["NUMBER", "NUMBER_WORDS", "counts_anew", "counts_apart", "counts_by_thing", "numbers_in",
-           "rates_by_thing", "spelled"]
+__all__ = ["NUMBER", "NUMBER_WORDS", "counts_anew", "counts_apart", "numbers_in", "rates_by_thing",
+           "spelled"]
 
 _UNITS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
           "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen",
@@ -136,20 +136,6 @@ this that these those here there total
 """.split())
 
 
-def counts_by_thing(text: str) -> dict[str, set[str]]:
-    """The things ``text`` counts, each with the numbers it gives them, by value ("I drink
-    five coffees a day" -> ``{"coffee": {"5"}}``): a count told again of the same thing
-    with another number changes it ("Cut down to two coffees a day"). A crude reading of
-    English word order: the thing is the second word after the number unless that one is
-    a function word ("5 chickens in the garden"), else the first."""
-    out: dict[str, set[str]] = {}
-    for m in _COUNT.finditer(text):
-        thing = _thing(m)
-        if thing is not None:
-            out.setdefault(thing, set()).update(numbers_in(m.group(1)))
-    return out
-
-
 def _thing(m: re.Match[str]) -> str | None:
     """The thing a ``_COUNT`` match counts, singular; None for a word that counts nothing."""
     first = m.group(2).lower().removesuffix("'s")
@@ -169,7 +155,9 @@ _RATE = re.compile(r"(?:\s+of\s+[a-z'-]+)?\s+(?:a|an|per|each|every)\s+(day|nigh
 
 def rates_by_thing(text: str) -> dict[tuple[str, str], set[str]]:
     """The counts ``text`` gives per period, by thing and period ("I drink five coffees a
-    day" -> ``{("coffee", "day"): {"5"}}``)."""
+    day" -> ``{("coffee", "day"): {"5"}}``), each number by value. A crude reading of
+    English word order: the thing is the second word after the number unless that one is
+    a function word ("5 chickens in the garden"), else the first."""
     out: dict[tuple[str, str], set[str]] = {}
     for m in _COUNT.finditer(text):
         # The rate may follow the thing's first word ("1,200 words per week") or its second.
