@@ -125,6 +125,13 @@ def test_one_role_said_with_different_words_is_one_person() -> None:
     ("My boss is Priya Shah.", "user"),
     ("My partner and I rent a flat.", "user"),
     ("My boss gave me a raise to 90k.", "user"),
+    # A role's filler named at the opening is who the rest is about ...
+    ("My manager Tom moved to Berlin.", "tom"),
+    ("My best friend Jo lives in Norwich.", "jo"),
+    # ... not where the role is what ends, nor a partner: there the sentence tells of the
+    # user's relationship too ("Jess and I broke up" is about it later).
+    ("My roommate Devon moved out.", "user"),
+    ("My partner Jess works as a vet.", "user"),
     # A word that says which of them ("my other son", "my younger sister") ...
     ("My other son, Finn, is really into chess.", "finn"),
     ("My younger sister works at Google.", "sister"),

@@ -530,6 +530,12 @@ def _hedged(body: str, primary: Mention | None) -> bool:
     return bool(_HEDGE.search(text))
 
 
+def _names_opening(opening: re.Match[str], m: Mention) -> bool:
+    """Whether ``m`` is the role a sentence's opening "my partner Sam" gives its name."""
+    rname = opening.groupdict().get("rname")
+    return bool(rname) and m.value == rname and 0 <= m.start < opening.start("rname")
+
+
 def _is_question(body: str, found: tuple[Mention, ...]) -> bool:
     """A question asks and states nothing: a statement followed by a tag question ("I moved
     to Denver. How about you?") is a statement."""
@@ -565,16 +571,26 @@ def analyse(text: str, *, speaker: str | None = None, user_name: str | None = No
         # "Sofia is my gym buddy": the sentence states who fills one of the user's roles.
         # "Tennis is my sport": the sentence is about a value, not a person.
         role = other.group("role")
+        # "My manager Tom moved to Berlin": the opening names who fills the role only to
+        # say who the sentence is about; what it states is Tom's (read as the user's, it
+        # answered "where does my manager live?" with "Tom", and "where does Tom live?"
+        # not at all). Not "my roommate Devon moved out": the role is what ends there.
+        # Nor a partner ("My boyfriend Callum proposed", "My partner Jess works as a vet"
+        # then "Jess and I broke up"): there the user's relationship is what later
+        # statements and questions are about ("Am I in a relationship?").
+        opening = [m for m in found if not m.negated and m.slot != "relationship"
+                   and _names_opening(other, m)]
         names_role = any(
             (m.slot in _SINGLE_PERSON_SLOTS and name and m.value.endswith(name))
             or (role is not None and attribute_slot(role) == m.slot)
             or (name and m.value.lower().startswith(name.lower()))
-            for m in found
+            for m in found if m not in opening
         ) or bool(found_name and _VALUE_OF_MINE.match(body, other.end("name")))
         if (name and not is_user and not names_role and not _NOT_A_NAME.match(name)
                 and not (found_name and _ACTIVITY_TOPIC.match(body))):
             subject = canonical_role(name)
             first_person = False
+            found = tuple(m for m in found if m not in opening)
         if user_name and name and name.lower() == user_name.lower():
             first_person = True
     elif speaker and not reported:

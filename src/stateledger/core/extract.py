@@ -31,11 +31,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 
-from stateledger.core.cues import question_slots
+from stateledger.core.cues import PRONOUN_SUBJECTS, ROLE_WORDS, question_slots
 from stateledger.core.framing import attitude
 from stateledger.core.model import Evidence
 from stateledger.core.profiler import asks_prior_state, profile_query
+from stateledger.core.question import named_role, question_subject, subject_aliases
 from stateledger.core.segment import sentences
+from stateledger.core.slots import attribute_slot
 from stateledger.core.timeexpr import MONTHS, WEEKDAYS, find_times, when_text
 
 __all__ = ["Extracted", "answer_value", "content_keys", "extract", "list_parts", "parts_of",
@@ -464,6 +466,14 @@ def extract(question: str, text: str, said_at: date | datetime,
             return Extracted(" ".join(words).rstrip(",."), "count: the number phrase")
     asked = content_keys(question)
     if shape in ("who", "where") or _NAMED_Q.search(question):
+        # "Who is my manager?" from "My manager Tom moved to Berlin": the name the sentence
+        # gives the role, not every name it says.
+        role = named_role(question)
+        given = subject_aliases(role, [sentence]) if role is not None else ()
+        if given:
+            cased = re.search(rf"\b{re.escape(given[0])}\b", sentence, re.I)
+            return Extracted(cased.group(0) if cased else given[0].capitalize(),
+                             f"{shape}: the name the statement gives the {role}")
         title = _quoted(sentence, asked)
         if title is not None and shape != "who":
             return Extracted(title, f"{shape}: the quoted title")
@@ -506,10 +516,26 @@ def answer_value(question: str, value: str | None, used: Sequence[Evidence], *,
     # A slot's value answers only a question about that slot: "since we're moving to
     # Lisbon" gave "Switched from Spanish to Portuguese ..." a city, no answer to "What
     # language am I learning?".
+    # "Who is my best friend?" from "Jo moved to Glasgow", a record about her: her name.
+    role = named_role(question)
+    about = used[0].record.subject
+    if (role is not None and about not in ("user", *PRONOUN_SUBJECTS)
+            and re.fullmatch(ROLE_WORDS, about) is None):
+        said = re.search(rf"\b{re.escape(about)}\b", used[0].record.text, re.I)
+        return Extracted(said.group(0) if said else about.capitalize(),
+                         f"who: the {role} the record is about")
+    # "What does my partner do?" asks about the partner, not who fills the role: the
+    # relationship slot's "Sam" is no answer to it.
+    subject = question_subject(question)
+    asked = [s for s in question_slots(question)
+             if subject == "user" or s != attribute_slot(subject)]
     if (value is not None and shape not in ("when", "yes_no")
-            and used[0].record.slot in (None, *question_slots(question))):
+            and used[0].record.slot in (None, *asked)):
         return Extracted(value, "the value the write path parsed from the statement")
-    parts = [extract(question, ev.record.text, ev.record.valid_from, ended=ended and i == 0)
+    # ... nor is the partner's name part of what they do ("Sam works nights").
+    them = subject_aliases(subject, [ev.record.text for ev in used])
+    parts = [extract(question, ev.record.text, ev.record.valid_from, them,
+                     ended=ended and i == 0)
              for i, ev in enumerate(used)]
     found = [p for p in parts if p is not None]
     if not found:

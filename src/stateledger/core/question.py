@@ -481,11 +481,13 @@ _PARTNERED = re.compile(r"\b(?:married|marry|marrying|wedding|engaged|spouse|hus
 
 
 def named_role(question: str) -> str | None:
-    """The role whose name a question asks ("What's my brother's name?": ``brother``), or
-    None. Such a question is the user's (who fills the role), but the person's own records
-    ("My brother is called Sam", stored about the brother) say it too."""
+    """The role whose name a question asks ("What's my brother's name?", "Who is my
+    manager?": ``brother``, ``manager``), or None. Such a question is the user's (who fills
+    the role), but the person's own records ("My brother is called Sam", "My manager Tom
+    moved to Berlin", stored about them) say it too."""
     role = _ROLE_Q.search(question)
-    if role is None or answer_kind(question) != "name":
+    kind = answer_kind(question)
+    if role is None or not (kind == "name" or (kind == "person" and _WHO_FILLS.search(question))):
         return None
     return canonical_role(role.group("role"))
 

@@ -279,7 +279,7 @@ def resolve_open(
     if kind is not None and not asks_when(question):
         # "How many ..." is answered by a record that holds a number, when any does.
         # "What is my wife's name?" is answered by a record about her (``named_role``).
-        role = named_role(question) if kind == "name" else None
+        role = named_role(question)
         typed = [ev for ev in kept if states_kind(ev.record.text, kind)
                  and (role is None or tells_of_role(role, ev.record))]
         if kind == "name" and asks_own_name(question):

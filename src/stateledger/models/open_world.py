@@ -130,7 +130,7 @@ class OpenWorldPolicy:
         pairs = [(r, c) for r in said for c in pool] + [(r, c) for r in clauses for c in top]
         probs, relations = self.model.judge(
             text, [c.record.text for _, c in pairs], stance_text=_stance_text(statement),
-            paired=[with_person_named(r, c.record.subject, c.record.text) for r, c in pairs])
+            paired=[with_person_named(r, _whose(statement, c), c.record.text) for r, c in pairs])
         cut = len(said) * len(pool)
         per_reading = relations[:cut].reshape(len(said), len(pool), len(RELATIONS))
         per_clause = relations[cut:].tolist()
@@ -140,7 +140,7 @@ class OpenWorldPolicy:
             # sentences read as unrelated whatever they say.
             alone = self.model.pair_relations(
                 [c.record.text for _ in phrases for c in pool],
-                [with_person_named(r, c.record.subject, c.record.text)
+                [with_person_named(r, _whose(statement, c), c.record.text)
                  for r in phrases for c in pool])
             per_reading = np.concatenate(
                 [per_reading, alone.reshape(len(phrases), len(pool), len(RELATIONS))], axis=0)
@@ -179,6 +179,14 @@ class OpenWorldPolicy:
     def _is_ending(self, text: str) -> bool:
         ending = self.model.stances([without_day_words(text)])[0][STANCES.index("ending")]
         return bool(ending >= self.thresholds.stance)
+
+
+def _whose(st: Statement, c: Candidate) -> str:
+    """Who a pair of ``st`` and ``c`` is about, for naming them alike on both sides: the
+    record's subject, or the statement's person beside a record of the user's that names
+    them with a role ("Rosa became a health visitor" beside "My wife Rosa is a midwife",
+    the user's relationship: read as "My wife Rosa became ...", not unrelated)."""
+    return st.subject if c.record.subject == "user" else c.record.subject
 
 
 def _stance_text(st: Statement) -> str:
