@@ -360,6 +360,21 @@ def test_same_is_checked_against_the_value_and_the_similarity() -> None:
     assert checked_relation(desk, Candidate(trip, 0.4, relation=same)) == same
 
 
+def test_another_number_updates_a_restatement_only_of_what_the_record_says() -> None:
+    same = tuple(0.6 if r == "same" else 0.1 for r in RELATIONS)
+    budget = record("b", "Our holiday budget is £2,000")
+    # A "same" reading with another number, of the record's thing, is a new value ...
+    trimmed = statement("We've trimmed the budget to £1,600")
+    checked = checked_relation(trimmed, Candidate(budget, 0.45, relation=same))
+    assert max(range(len(RELATIONS)), key=checked.__getitem__) == RELATIONS.index("update")
+    # ... of another thing, nothing alike but a currency, no state of the record's.
+    gym = statement("The gym membership costs £45 a month")
+    checked = checked_relation(gym, Candidate(budget, 0.45, relation=same))
+    assert max(range(len(RELATIONS)), key=checked.__getitem__) == RELATIONS.index("unrelated")
+    assert decide_open_world(gym, FACT, [Candidate(budget, 0.45, relation=same)]
+                             ).action is Action.APPEND
+
+
 def test_facts_of_one_message_stand_side_by_side_unless_the_earlier_retired_a_state() -> None:
     moved = statement("I've settled in Boise now", at=T0 + timedelta(days=30, microseconds=1))
     # "The kitchen budget is 9,000, the bathroom budget is 4,000": an update reading between

@@ -264,10 +264,15 @@ def checked_relation(st: Statement, c: Candidate) -> tuple[float, ...]:
         out[UPDATE] += out[SAME]
         out[SAME] = 0.0
     held, told = numbers_in(c.record.text), numbers_in(st.text)
-    if held and told and not held & told and max(out) == out[SAME]:
+    if (held and told and not held & told and max(out) == out[SAME]
+            and (c.similarity >= SAME_MIN_SIMILARITY
+                 or content_keys(st.text) & content_keys(c.record.text))):
         # A restatement keeps the record's number: "we've trimmed the budget to £1,000,
         # what activities still fit?" after "the budget is £1,200" (same 0.56) gives a new
         # one. (Only where "same" leads: how sure an update is stays the model's call.)
+        # Not where the two say nothing else alike: "Rent on our flat is £1,150 a month"
+        # beside "The wedding budget is £15k" (same 0.61 in a batch) is another variable,
+        # and the check on dissimilar restatements below takes "same" to "unrelated".
         out[UPDATE] += out[SAME]
         out[SAME] = 0.0
     if st.corrects and content_keys(st.text, drop=_CORRECTION_WORDS) - content_keys(
