@@ -131,6 +131,7 @@ def test_one_role_said_with_different_words_is_one_person() -> None:
     # ... not where the role is what ends, nor a partner: there the sentence tells of the
     # user's relationship too ("Jess and I broke up" is about it later).
     ("My roommate Devon moved out.", "user"),
+    ("My manager Tom is moving me to the Leeds team.", "user"),
     ("My partner Jess works as a vet.", "user"),
     # A word that says which of them ("my other son", "my younger sister") ...
     ("My other son, Finn, is really into chess.", "finn"),

@@ -113,6 +113,7 @@ _ROLE_SUBJECT = re.compile(
     r"the\b)[a-z]+\b"
     r"(?![^.!?]*\b(?:me|my|mine|us|our)\b)"
 )
+_ABOUT_THE_USER = re.compile(r"\b(?:me|my|mine|us|our)\b", re.I)
 # A statement about someone the conversation already named, by a pronoun ("She is 89 now",
 # "typo earlier: she is 89"): someone other than the user, but not said who.
 PRONOUN_SUBJECTS = frozenset({"he", "she"})
@@ -578,8 +579,10 @@ def analyse(text: str, *, speaker: str | None = None, user_name: str | None = No
         # Nor a partner ("My boyfriend Callum proposed", "My partner Jess works as a vet"
         # then "Jess and I broke up"): there the user's relationship is what later
         # statements and questions are about ("Am I in a relationship?").
-        opening = [m for m in found if not m.negated and m.slot != "relationship"
-                   and _names_opening(other, m)]
+        # Nor one that goes on about the user ("My manager Tom is moving me to Leeds").
+        opening = [] if _ABOUT_THE_USER.search(body, other.end()) else [
+            m for m in found if not m.negated and m.slot != "relationship"
+            and _names_opening(other, m)]
         names_role = any(
             (m.slot in _SINGLE_PERSON_SLOTS and name and m.value.endswith(name))
             or (role is not None and attribute_slot(role) == m.slot)
