@@ -61,3 +61,16 @@ def test_a_habit_told_with_take_is_no_removal_from_a_list(mem: Memory) -> None:
     assert say(mem, ("2024-01-04T09:00:00+00:00",
                      "I take 2 antihistamines a day in hay fever season.")) == [Action.APPEND]
     answers(mem, "How many antihistamines do I take a day?", "2 antihistamines")
+
+
+def test_a_habit_told_by_its_rate_is_a_state(mem: Memory) -> None:
+    # The stance head reads "I drink two coffees a day." as no fact (0.07); as a rate of a
+    # thing, in the speaker's voice, it is one, and a later rate changes it.
+    assert say(mem, ("2024-01-04T09:00:00+00:00", "I drink two coffees a day.")) == [
+        Action.APPEND]
+    assert say(mem, ("2024-03-01T09:00:00+00:00",
+                     "Up to four coffees a day with the new baby.")) == [Action.REVISE]
+    answers(mem, "How many coffees do I drink a day?", "four coffees", absent=["two"])
+    # A request that names a rate states nothing.
+    assert say(mem, ("2024-03-02T09:00:00+00:00",
+                     "Can you suggest two new recipes a week for me?")) == [Action.NOOP]

@@ -12,7 +12,8 @@ so. The rules, first match wins:
    it gives a new number for a live record's variable and the relation model is sure it
    updates or ends it (the stance head misses numbers told loosely), or it likes or
    dislikes something it names (``tells_a_liking``: the stance head reads "Ugh, I really
-   dislike cold weather" as chit-chat). A counted-item
+   dislike cold weather" as chit-chat), or tells a habit of its own by a rate ("I drink
+   two coffees a day", ``numbers.rates_by_thing``). A counted-item
    update ("another 2 leeks", ``core.quantity``) **revises** the item's live count by
    exact arithmetic (or **appends** the item; removing an item not on the list is a
    **noop**).
@@ -92,7 +93,7 @@ from stateledger.core.model import (
     Status,
 )
 from stateledger.core.names import ends_what_it_names
-from stateledger.core.numbers import counts_anew, counts_apart, numbers_in
+from stateledger.core.numbers import counts_anew, counts_apart, numbers_in, rates_by_thing
 from stateledger.core.policy import Candidate, Statement, reliability
 from stateledger.core.quantity import Quantity, applied, count_of
 from stateledger.core.replaced import replaces_another_value
@@ -584,8 +585,11 @@ def decide_open_world(st: Statement, stance: Stance, candidates: Sequence[Candid
     if only_asks(st.text):
         return Decision(Action.NOOP, confidence=1.0,
                         reason="no state content (a request or a question)")
+    # ... nor a liking, or a habit told by its rate in the first person ("I drink two
+    # coffees a day": fact 0.07 by the stance head), which later states change.
     if (stance.fact < t.fact and not _changes_a_live_state(st, stance, candidates, t)
-            and not (stance.question < t.stance and tells_a_liking(st.text))):
+            and not (stance.question < t.stance and (
+                tells_a_liking(st.text) or (st.first_person and rates_by_thing(st.text))))):
         what = "a question" if stance.question >= t.stance else "chit-chat or a request"
         return Decision(Action.NOOP, confidence=1.0 - stance.fact,
                         reason=f"no state content ({what})")
