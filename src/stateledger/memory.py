@@ -63,6 +63,7 @@ from stateledger.core.statement import (
     analyse_statement,
     owned_by_target,
     statement_record,
+    thing_named_at_opening,
 )
 from stateledger.core.validate import TimeInput
 from stateledger.errors import (
@@ -75,6 +76,7 @@ from stateledger.hosts.base import Host, HostTurn
 from stateledger.hosts.native import StoreHost
 from stateledger.models.embedder import DIM as EMBEDDING_DIM
 from stateledger.models.embedder import Embedder, default_embedder
+from stateledger.models.person_names import default_person_names
 from stateledger.retry import on_fresh_state
 from stateledger.stores import open_store
 from stateledger.stores.base import Store
@@ -94,6 +96,12 @@ BELIEF_RECORDS = 200  # records read for a belief question (the thing's states, 
 MIN_ID_PREFIX = 6  # shortest record id prefix full_id looks up (tables show 8)
 BULK_CHUNK = 256  # add_many: messages whose statements are embedded in one batch
 RESOLVE_POLICY = "resolve"  # policy name logged for explicit confirm/deny of a pending record
+
+
+def _person_probability(word: str) -> float:
+    """How likely ``word`` names a person, not a thing (the shipped model, loaded on first
+    use: most statements open with no capitalised word that needs it)."""
+    return default_person_names().probability(word)
 
 
 class Memory:
@@ -324,6 +332,12 @@ class Memory:
             hits = self.store.search_vector(uid, vector, self._n_candidates, CANDIDATE_LEDGERS)
             found = self._candidates(uid, statement, vector, hits, overlay, retired)
             named = about_known_person(statement, (c.record for c in found))
+            thing = thing_named_at_opening(statement, (c.record for c in found), msg.text,
+                                           _person_probability)
+            if thing is not None:  # "Coffee has become a problem": the user's, not Coffee's
+                named = replace(self.analyse(statement.text, uid, statement.at,
+                                             statement.source, statement.speaker,
+                                             things={thing}), embedding=vector)
             if named is not statement:  # another person's slot records are the candidates
                 statement = named
                 found = self._candidates(uid, statement, vector, hits, overlay, retired)
@@ -381,10 +395,11 @@ class Memory:
         return tx
 
     def analyse(
-        self, text: str, user_id: str, at: datetime, source: Source, speaker: str | None
+        self, text: str, user_id: str, at: datetime, source: Source, speaker: str | None,
+        things: AbstractSet[str] = frozenset(),
     ) -> Statement:
         """The statement as the policy sees it (cues read off the text)."""
-        return analyse_statement(text, user_id, at, source, speaker)
+        return analyse_statement(text, user_id, at, source, speaker, things)
 
     def _candidates(self, user_id: str, st: Statement, vector: np.ndarray,
                     hits: Sequence[tuple[str, float]], overlay: dict[str, Record] | None = None,

@@ -8,6 +8,7 @@ them as its cue vector ``g``. Coverage is deliberately explicit (a table of patt
 from __future__ import annotations
 
 import re
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
 from stateledger.core.slots import (
@@ -29,7 +30,8 @@ from stateledger.core.timeexpr import TODAY
 
 __all__ = ["SLOT_PATTERNS", "Cues", "Mention", "SlotPattern", "analyse",
            "canonical_role", "kinds", "mentions", "names_a_reporter",
-           "names_subject", "opening_name", "opens_with_report",
+           "names_subject", "opening_name", "opening_name_of_any_voice",
+           "opens_with_report",
            "question_slots", "same_person", "same_value", "scopes",
            "subject_words", "tells_a_claim", "with_person_named",
            "without_day_words"]
@@ -452,19 +454,29 @@ _NOT_A_NAME = re.compile(
 # An activity opening the sentence ("Rowing is going great", "Training was brutal") is no
 # person ("Irving moved to Boston" is).
 _ACTIVITY_TOPIC = re.compile(r"^\s*[A-Z][a-z]{2,}ing\s+(?:is|was|has|had)\b")
+# ... nor does a word that takes a plural verb ("Books have such power", "Pets have a way
+# of brightening our days"): one person's name takes "has".
+_PLURAL_VERB = re.compile(r"\s+have\b")
 
 
 _OPENING_NAME = re.compile(_OPENERS + r"(?P<name>" + NAME_WORD + r")(?:'s)?\s+[a-z]")
+
+
+def opening_name_of_any_voice(text: str) -> str | None:
+    """The capitalised word a sentence opens with before a lower-case word, whoever else
+    it speaks of ("Coffee has become a problem, I drink six a day": "Coffee")."""
+    found = _OPENING_NAME.match(text)
+    return found.group("name") if found is not None else None
 
 
 def opening_name(text: str) -> str | None:
     """The name a sentence in no one's first person opens with, before a lower-case word
     ("Ellie just relocated to Edinburgh": "Ellie"); None when it opens otherwise, speaks
     in the first person, or opens with a word that is no name ("Finally sold the car")."""
-    found = _OPENING_NAME.match(text)
-    if found is None or _FIRST_PERSON.search(text) or _NOT_A_NAME.match(found.group("name")):
+    name = opening_name_of_any_voice(text)
+    if name is None or _FIRST_PERSON.search(text) or _NOT_A_NAME.match(name):
         return None
-    return found.group("name")
+    return name
 
 def _to_first_person(clause: str) -> str:
     swaps = {"you're": "I'm", "you've": "I've", "you": "I", "your": "my", "yours": "mine"}
@@ -547,12 +559,16 @@ def _is_question(body: str, found: tuple[Mention, ...]) -> bool:
     return not stated
 
 
-def analyse(text: str, *, speaker: str | None = None, user_name: str | None = None) -> Cues:
+def analyse(text: str, *, speaker: str | None = None, user_name: str | None = None,
+            things: AbstractSet[str] = frozenset()) -> Cues:
     """Read subject, stance and slot mentions off ``text``.
 
     ``speaker`` names who said it when that is not the user (a third party in a group chat);
     ``user_name`` lets a statement about the user by name ("Alice moved to Rome") count as
     being about the user.
+    ``things`` are lower-cased words known to name no one here, read as no subject when a
+    sentence opens with them ("Coffee has become a problem" from a user who said "I drink
+    two coffees a day": ``core.statement.thing_named_at_opening``).
     """
     body = text.strip()
     reported = False
@@ -590,7 +606,9 @@ def analyse(text: str, *, speaker: str | None = None, user_name: str | None = No
             for m in found if m not in opening
         ) or bool(found_name and _VALUE_OF_MINE.match(body, other.end("name")))
         if (name and not is_user and not names_role and not _NOT_A_NAME.match(name)
-                and not (found_name and _ACTIVITY_TOPIC.match(body))):
+                and not (found_name and (_ACTIVITY_TOPIC.match(body)
+                                         or _PLURAL_VERB.match(body, other.end("name"))
+                                         or found_name.lower() in things))):
             subject = canonical_role(name)
             first_person = False
             found = tuple(m for m in found if m not in opening)

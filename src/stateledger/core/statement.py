@@ -7,7 +7,8 @@ exactly the inputs it gets in production (same cues, same candidate record), wit
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Set as AbstractSet
 from dataclasses import replace
 from datetime import datetime
 from typing import Any
@@ -21,16 +22,19 @@ from stateledger.core.cues import (
     in_first_person,
     names_subject,
     opening_name,
+    opening_name_of_any_voice,
 )
 from stateledger.core.model import Ledger, Record, Source, Status
 from stateledger.core.policy import Statement, reliability
 
 
 def analyse_statement(
-    text: str, user_id: str, at: datetime, source: Source, speaker: str | None
+    text: str, user_id: str, at: datetime, source: Source, speaker: str | None,
+    things: AbstractSet[str] = frozenset(),
 ) -> Statement:
-    """The statement with the cues read off its text (core.cues.analyse)."""
-    cues = analyse(text, speaker=speaker, user_name=user_id)
+    """The statement with the cues read off its text (core.cues.analyse; ``things``: words
+    known to name no one, ``thing_named_at_opening``)."""
+    cues = analyse(text, speaker=speaker, user_name=user_id, things=things)
     primary = cues.primary
     if primary is not None and aims_at_a_number(text):
         # A number aimed at is no state of the slot: "My goal is to get down to 80 kg by
@@ -84,6 +88,46 @@ def about_known_person(st: Statement, records: Iterable[Record]) -> Statement:
     if not any(r.subject == who for r in records):
         return st
     return replace(st, subject=who, first_person=False, first_person_text=None)
+
+# The speaker in a statement's words ("I", "me", "my"): a hand-written list of English.
+_SPEAKS_OF_SELF = re.compile(r"\b(?:I|I'm|I've|I'd|I'll|me|my|we|we're|we've|us|our)\b")
+# A verb a thing takes as well as a person ("Tennis has replaced squash", "Spanish is going
+# well"); "moved", "works", "married" are a person's (hand-written English).
+_THING_VERB = re.compile(r"(?:'s|\s+(?:is|was|has|had|got|takes|took))\b")
+THING_MAX = 0.05  # the most person probability (models.person_names) of a thing's word
+
+
+def thing_named_at_opening(st: Statement, records: Iterable[Record], message: str = "",
+                           person_probability: Callable[[str], float] | None = None
+                           ) -> str | None:
+    """The word ``st`` opens with, lower-cased, when the rules took it for the name of the
+    person it is about ("Coffee has become a problem, I drink six a day now": subject
+    ``coffee``) but it names a thing; None otherwise. Read as a person, the statement is
+    nobody's the user asks about ("How many coffees do I drink?": not in memory).
+
+    A word is a thing when none of ``records`` (the statement's candidates) is about it as
+    a person and either the statement speaks of the speaker and ``message`` or one of the
+    records says the word in lower case ("I drink two coffees a day": a name is capitalised
+    wherever it is said), or a verb a thing takes follows it and ``person_probability``
+    (``models.person_names``: the word's meaning) is at most ``THING_MAX``."""
+    if st.subject in ("user", *PRONOUN_SUBJECTS):
+        return None
+    name = opening_name_of_any_voice(st.text)
+    known = list(records)
+    if (name is None or name.lower() != st.subject
+            or any(r.subject == st.subject for r in known)):
+        return None
+    word = name.lower()
+    said = re.compile(rf"\b{re.escape(word)}(?:s|es)?\b")
+    if _SPEAKS_OF_SELF.search(st.text) and any(
+            said.search(t) for t in (message, *(r.text for r in known))):
+        return word
+    verb = _THING_VERB.match(st.text, st.text.index(name) + len(name))
+    if (verb is not None and person_probability is not None
+            and person_probability(name) <= THING_MAX):
+        return word
+    return None
+
 
 _SPEAKER_SELF = re.compile(r"\b(?:I|I'm|I've|I'd|I'll|me)\b")
 

@@ -15,6 +15,9 @@ weights into the package data folder (``--out`` to write elsewhere).
 * ``train stance`` / ``train relevance-head`` -> ``relation_model.pt`` / ``relevance_model.pt``
   with one head refit on the frozen encoder (``models.head_refit``): the encoder and the
   other heads stay as they are.
+* ``train person-names`` -> ``person_names.npz`` (whether a capitalised word opening a
+  sentence names a person or a thing: ``models.person_names``), from Faker's names and
+  words and the generators' vocabulary; needs the ``train`` extra.
 * ``train relevance`` -> ``relevance_model.pt`` (the answer step's reranker), from the
   generated question pairs and, when the shared data is there, pairs mined from the LoCoMo
   and BEAM training conversations (validation reported apart for each).
@@ -68,12 +71,39 @@ def add_commands(sub: Any) -> None:
                    help="comma-separated subset of: " + ", ".join((*VARIANTS, "binary")))
     p.set_defaults(func=cmd_policy)
 
+    p = tsub.add_parser("person-names", help="whether a capitalised word names a person or "
+                        "a thing (needs Faker: the train extra)")
+    p.add_argument("--seed", type=int, default=0, help="split and training seed")
+    p.add_argument("--epochs", type=int, default=40)
+    p.add_argument("--out", type=Path, default=None, help="output folder (default: package)")
+    p.add_argument("--threads", type=int, default=1, help="torch CPU threads")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=cmd_person_names)
+
     _relation_parser(tsub)
     _relevance_parser(tsub)
     _head_parser(tsub, "stance", "the relation model's stance head", "statements", 40_000,
                  cmd_stance)
     _head_parser(tsub, "relevance-head", "the reranker's head", "question pairs", 24_000,
                  cmd_relevance_head)
+
+
+def cmd_person_names(args: argparse.Namespace) -> None:
+    import torch
+
+    from stateledger.bench.cli import emit, metrics_table
+    from stateledger.interfaces.render import console
+    from stateledger.models.person_names import WEIGHTS, TrainConfig, train
+
+    threads.use(torch, args.threads)
+    out = (args.out or data_dir()) / WEIGHTS
+    started = time.perf_counter()
+    say = (lambda _: None) if args.json else (lambda line: console().print(line))
+    report = train(out, TrainConfig(seed=args.seed, epochs=args.epochs), log=say)
+    payload = {"model": "person-names", "out": str(out), "report": report,
+               "seconds": round(time.perf_counter() - started, 1)}
+    emit(args, payload, metrics_table(f"train person-names -> {out} (validation: held-out "
+                                      "words)", {"person-names": report}))
 
 
 def _relation_parser(tsub: Any) -> None:
