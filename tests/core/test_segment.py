@@ -259,6 +259,14 @@ def test_and_before_a_name_with_its_verb_starts_a_clause_without_a_comma() -> No
     # An aside is no clause; nor is a one-word opener.
     ("I'm in Galway now, closer to the sea.", ()),
     ("Honestly, she is a line cook now.", ()),
+    # A participle clause goes on with the speaker's subject ...
+    ("I gave up the allotment, renting a bigger plot in Hove now.",
+     ("I gave up the allotment", "I'm renting a bigger plot in Hove now")),
+    ("We left the choir, joining a folk band instead.",
+     ("We left the choir", "We're joining a folk band instead")),
+    # ... not a noun in "-ing", nor anyone else's clause.
+    ("I ran the Leeds half, nothing special.", ()),
+    ("Tom quit the band, moving to Berlin.", ()),
 ])
 def test_a_comma_splice_is_read_as_its_two_clauses(text: str, clauses: tuple[str, ...]) -> None:
     assert spliced_clauses(text) == clauses
