@@ -50,3 +50,21 @@ def test_an_ending_still_retires_the_record_it_is_about(mem: Memory) -> None:
     assert acts[2] is Action.REVISE
     assert [r.text for r in mem.records("alice", Ledger.HISTORY)] == [
         "I ride a Triumph Bonneville to work."]
+
+
+def test_a_past_tense_question_about_what_ended_answers_what_held(mem: Memory) -> None:
+    # The newest state is an ending with no value: "What did I ...?" asks what held ...
+    say(mem, (at(1), "I volunteer at the food bank on Saturday mornings."),
+        (at(4), "I stopped volunteering at the food bank, my knee couldn't take the lifting."))
+    answers(mem, "What did I do on Saturday mornings?", "volunteer at the food bank",
+            absent=["stopped"])
+    answers(mem, "Do I still volunteer at the food bank?", "stopped")
+
+
+def test_a_past_tense_question_about_what_ended_is_answered_by_its_last_state(
+        mem: Memory) -> None:
+    # ... but an ending that gives the value asked answers it: the past tense is the end's.
+    say(mem, (at(1), "Our old spaniel Rufus is 14."),
+        (at(5), "We lost Rufus last week, he was 15."))
+    answers(mem, "How old was Rufus?", "15", absent=["14"])
+    answers(mem, "How old was Rufus before?", "14")

@@ -53,7 +53,13 @@ from stateledger.core.chain import (
     went_on_in_its_message,
     without_siblings,
 )
-from stateledger.core.extract import PAST_TENSE_Q, content_keys, parts_of, says_ended
+from stateledger.core.extract import (
+    PAST_TENSE_Q,
+    content_keys,
+    parts_of,
+    question_shape,
+    says_ended,
+)
 from stateledger.core.framing import adds_one_more
 from stateledger.core.labels import EVOLUTION_LINKS, check_at
 from stateledger.core.listing import answer_all, answer_set, asks_every_state
@@ -656,8 +662,14 @@ def _time_ordered(question: str, view: View, kept: Sequence[Evidence], at: datet
     live = [ev for ev in kept if is_live(ev, at) or ev.label is Label.CURRENT or id(ev) in heads]
     if view in (View.CURRENT, View.NEUTRAL) and live:
         pick = max(live, key=lambda ev: (ev.record.valid_from, ev.record.recorded_at))
+        what_held = _ended_by(question, pick, kept)
+        if what_held is not None:
+            return what_held, "the state the newest one ended: the question asks what held"
         return pick, "the newest live state of the asked variable"
     if view is View.HISTORICAL:
+        final = _final_state(question, live)
+        if final is not None:
+            return final, "the last state of what ended: the question's past tense is its end's"
         # A confirmed pending claim (verified_by) never held as a state of its own.
         held = [ev for ev in kept if not ev.record.linked(LinkType.VERIFIED_BY)]
         if not held:
@@ -679,6 +691,35 @@ def _time_ordered(question: str, view: View, kept: Sequence[Evidence], at: datet
             ordered = sorted(live, key=lambda ev: ev.record.valid_from)
             return ordered[-2], "the older of the live states of the asked variable"
     return None
+
+
+def _ended_by(question: str, newest: Evidence, kept: Sequence[Evidence]) -> Evidence | None:
+    """The state ``newest`` ended, for a question in the past tense that asks for a value
+    ("What did I do on Wednesday nights?" after "I left the choir", which ended "I sing in a
+    community choir on Wednesday nights"): an ending holds no value, what it ended does.
+    None for a yes / no or when-question ("Did I leave the choir?"), where the ending gives
+    the kind of value asked itself, or where ``newest`` ends nothing in ``kept``."""
+    if (PAST_TENSE_Q.search(question) is None or question_shape(question) in ("yes_no", "when")
+            or not says_ended(newest.record.text)):
+        return None
+    kind = answer_kind(question)
+    if kind is not None and states_kind(newest.record.text, kind):
+        return None  # "How old was Marmalade?": "... she was 17" says it, ending and all
+    return predecessor(newest, {ev.record.id: ev for ev in kept})
+
+
+def _final_state(question: str, live: Sequence[Evidence]) -> Evidence | None:
+    """The newest live state, for a question in the past tense only because what it asks
+    about ended ("How old was Marmalade?" after "We had to put Marmalade to sleep
+    yesterday, she was 17"): an ending that gives the kind of value asked answers it, not
+    the state before it. None for a question that asks for an earlier state ("before",
+    "originally": ``profiler.asks_prior_state``) or without such an ending."""
+    kind = answer_kind(question)
+    if not live or kind is None or asks_prior_state(profile_query(question)):
+        return None
+    newest = max(live, key=lambda ev: (ev.record.valid_from, ev.record.recorded_at))
+    ended = says_ended(newest.record.text) and states_kind(newest.record.text, kind)
+    return newest if ended else None
 
 
 # Verbs a when-question asks about the change with ("when did I move to Cardiff?"): the
