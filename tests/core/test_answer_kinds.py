@@ -132,6 +132,9 @@ def test_one_role_said_with_different_words_is_one_person() -> None:
     # user's relationship too ("Jess and I broke up" is about it later).
     ("My roommate Devon moved out.", "user"),
     ("My manager Tom is moving me to the Leeds team.", "user"),
+    # A determiner opening a sentence is no name.
+    ("All moved in to the new flat now.", "user"),
+    ("Both started school this week.", "user"),
     ("My partner Jess works as a vet.", "user"),
     # A word that says which of them ("my other son", "my younger sister") ...
     ("My other son, Finn, is really into chess.", "finn"),

@@ -443,11 +443,14 @@ _VALUE_OF_MINE = re.compile(
     r"(?:my|our)\s+(?!(?:" + ROLE_WORDS[3:-1] + r")\b)\w)", re.I)
 # A chat sentence often leaves its subject out ("Just moved to Leeds", "Finally quit
 # smoking"): the capitalised word opening it is then an adverb or a time word, not a
-# person. A hand-written list of such words, and the English adverb ending "-ly" on words
+# person; so is a determiner or pronoun ("All moved in to the new house now"). A
+# hand-written list of such words, and the English adverb ending "-ly" on words
 # of six letters or more (not "-erly", "-aly", "-oly": Kimberly, Beverly, Vitaly, Anatoly).
 _NOT_A_NAME = re.compile(
     r"(?i)^(?:i|we|it|this|that|there|today|yesterday|tomorrow|tonight|life|work|things|"
     r"everything|nothing|weekends?|most|everyone|nobody|someone|just|still|also|now|then|"
+    r"all|both|each|either|neither|some|many|few|none|half|everybody|anybody|anyone|"
+    r"somebody|another|other|others|such|several|"
     r"soon|again|already|anyway|plus|meanwhile|otherwise|sometimes|never|always|once|only|"
     r"recently|finally|lately|(?=[a-z]{6,}$)[a-z]+(?<!er)(?<!a)(?<!o)ly)$"
 )
