@@ -267,6 +267,9 @@ def test_and_before_a_name_with_its_verb_starts_a_clause_without_a_comma() -> No
     # ... not a noun in "-ing", nor anyone else's clause.
     ("I ran the Leeds half, nothing special.", ()),
     ("Tom quit the band, moving to Berlin.", ()),
+    # ... nor a participle English uses as a preposition, nor one inside a question.
+    ("I set the budget at $900, considering the rent is $700.", ()),
+    ("I moved to Leeds, working from home now?", ()),
 ])
 def test_a_comma_splice_is_read_as_its_two_clauses(text: str, clauses: tuple[str, ...]) -> None:
     assert spliced_clauses(text) == clauses

@@ -429,7 +429,8 @@ def spliced_clauses(text: str) -> tuple[str, ...]:
         # Whole, the sentence reads as unrelated to "I got promoted to senior analyst"
         # (0.86); the clause, with its subject, as the update (0.93).
         who = _SPEAKER_HEAD.match(head)
-        if who is not None and len(head.split()) >= 2 and _PARTICIPLE.match(tail):
+        if (who is not None and len(head.split()) >= 2 and _PARTICIPLE.match(tail)
+                and not text.rstrip().endswith("?")):
             subject = "I'm" if who.group(1).lower() == "i" else "We're"
             return head, f"{subject} {tail}"
         cut = body.find(", ", cut + 2)
@@ -437,12 +438,16 @@ def spliced_clauses(text: str) -> tuple[str, ...]:
 
 
 # A clause that opens the sentence in the speaker's voice, and one that goes on with a
-# participle ("starting at ...", "renting in Kent now"); "-ing" nouns that open a clause
-# are no participle (hand-written English).
+# participle ("starting at ...", "renting in Kent now"), not in a question. "-ing" nouns
+# that open a clause are no participle, nor are the participles English uses as
+# prepositions ("..., considering my budget is $3,500": no new state of the speaker's);
+# hand-written lists.
 _SPEAKER_HEAD = re.compile(r"^\W*(?:\w+,?\s+)?(I|we)\b", re.I)
 _PARTICIPLE = re.compile(r"^\s*(?:(?:now|currently|and|so)\s+)?(?!(?:nothing|something|"
                          r"anything|everything|morning|evening|during|wedding|building|"
-                         r"spring|string|thing|king|ring|sing|ceiling|pudding)\b)"
+                         r"spring|string|thing|king|ring|sing|ceiling|pudding|"
+                         r"considering|including|regarding|concerning|according|following|"
+                         r"assuming|excluding|depending|pending|barring|seeing|being)\b)"
                          r"[a-z]{2,}ing\s+\w+", re.I)
 
 
