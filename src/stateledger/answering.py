@@ -26,7 +26,7 @@ import numpy as np
 
 from stateledger import keyed
 from stateledger.core.aims import aims_at_a_number, names_an_aim
-from stateledger.core.cues import question_slots, same_person, with_person_named
+from stateledger.core.cues import question_slots, same_person
 from stateledger.core.evidence_rank import rank_evidence
 from stateledger.core.extract import answer_value, question_shape
 from stateledger.core.framing import tells_one_more
@@ -41,6 +41,7 @@ from stateledger.core.open_world import (
     readings,
 )
 from stateledger.core.packet import PREDECESSOR_LINKS
+from stateledger.core.person_naming import with_person_named
 from stateledger.core.question import (
     as_state_question,
     by_name,
@@ -207,7 +208,7 @@ def _told(record: Record, as_in: str = "") -> str:
     """A record's text as the models read it: a statement the write path filed under the
     person a pronoun stood for ("She just got a job at the hospital", filed under ``wife``)
     names them ("My wife just got a job ..."): the models read a bare "she" beside "my
-    wife" as someone else (``cues.with_person_named``). ``as_in``: the record it is read
+    wife" as someone else (``person_naming.with_person_named``). ``as_in``: the record it is read
     beside, whose words for the person ("My uncle Pete") it takes, as the write path did."""
     return with_person_named(record.text, record.subject, as_in)
 

@@ -24,6 +24,7 @@ from stateledger.core.model import (
     Status,
     View,
 )
+from stateledger.core.person_naming import with_person_named
 from stateledger.core.question import (
     another_favourite,
     answer_kind,
@@ -806,23 +807,23 @@ def test_an_activity_opening_a_sentence_is_no_person() -> None:
 
 
 def test_a_pronoun_subject_is_named_as_the_record_names_the_person() -> None:
-    assert cues.with_person_named("He moved to Glasgow.", "brother") == (
+    assert with_person_named("He moved to Glasgow.", "brother") == (
         "My brother moved to Glasgow.")
-    assert cues.with_person_named("He turned 89.", "grandfather", "My grandad is 88.") == (
+    assert with_person_named("He turned 89.", "grandfather", "My grandad is 88.") == (
         "My grandad turned 89.")
-    assert cues.with_person_named("Typo earlier: she is 7.", "mia") == "Typo earlier: Mia is 7."
-    assert cues.with_person_named("I moved to Glasgow.", "brother") == "I moved to Glasgow."
-    assert cues.with_person_named("He moved to Glasgow.", "user") == "He moved to Glasgow."
+    assert with_person_named("Typo earlier: she is 7.", "mia") == "Typo earlier: Mia is 7."
+    assert with_person_named("I moved to Glasgow.", "brother") == "I moved to Glasgow."
+    assert with_person_named("He moved to Glasgow.", "user") == "He moved to Glasgow."
     # a bare name the record gives with its role
-    assert cues.with_person_named("So Ana is a tester now.", "ana", "My sister Ana is a nurse."
+    assert with_person_named("So Ana is a tester now.", "ana", "My sister Ana is a nurse."
                                   ) == "So my sister Ana is a tester now."
-    assert cues.with_person_named("Ana is a tester now.", "ana", "Ana is a nurse.") == (
+    assert with_person_named("Ana is a tester now.", "ana", "Ana is a nurse.") == (
         "Ana is a tester now.")
     # ... and a pronoun for a name the record gives with its role, named with the role
-    assert cues.with_person_named("Anyway, she is a tester now.", "ana",
+    assert with_person_named("Anyway, she is a tester now.", "ana",
                                   "My sister Ana is a nurse.") == (
         "Anyway, my sister Ana is a tester now.")
-    assert cues.with_person_named("She moved to Leeds.", "ana", "My sister Ana is a nurse."
+    assert with_person_named("She moved to Leeds.", "ana", "My sister Ana is a nurse."
                                   ) == "My sister Ana moved to Leeds."
 
 

@@ -513,9 +513,6 @@ def answer_value(question: str, value: str | None, used: Sequence[Evidence], *,
     if not used:
         return None
     shape = question_shape(question)
-    # A slot's value answers only a question about that slot: "since we're moving to
-    # Lisbon" gave "Switched from Spanish to Portuguese ..." a city, no answer to "What
-    # language am I learning?".
     # "Who is my best friend?" from "Jo moved to Glasgow", a record about her: her name.
     role = named_role(question)
     about = used[0].record.subject
@@ -524,8 +521,10 @@ def answer_value(question: str, value: str | None, used: Sequence[Evidence], *,
         said = re.search(rf"\b{re.escape(about)}\b", used[0].record.text, re.I)
         return Extracted(said.group(0) if said else about.capitalize(),
                          f"who: the {role} the record is about")
-    # "What does my partner do?" asks about the partner, not who fills the role: the
-    # relationship slot's "Sam" is no answer to it.
+    # A slot's value answers only a question about that slot: "since we're moving to
+    # Lisbon" gave "Switched from Spanish to Portuguese ..." a city, no answer to "What
+    # language am I learning?"; "What does my partner do?" asks about the partner, not
+    # who fills the role, so the relationship slot's "Sam" is no answer to it.
     subject = question_subject(question)
     asked = [s for s in question_slots(question)
              if subject == "user" or s != attribute_slot(subject)]

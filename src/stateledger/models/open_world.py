@@ -4,7 +4,7 @@ For each statement it asks the relation model (``models.relation``) two things: 
 (is this a fact at all; hedged, reported, past, in progress? read without the day it was
 told on, ``cues.without_day_words``) and how it relates to each of the few most similar
 candidate records (the statement read as naming the record's person where it says "he" or
-"she", ``cues.with_person_named``). The decision itself is the pure rule set of
+"she", ``person_naming.with_person_named``). The decision itself is the pure rule set of
 ``core.open_world``. Records in history (but those an earlier statement of the same
 message retired), and records of someone else (``may_share_state``), are never asked
 about. The stance is read while the message is embedded, on the spare core where there is
@@ -26,7 +26,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from stateledger.core.cues import with_person_named, without_day_words
+from stateledger.core.cues import without_day_words
 from stateledger.core.extract import content_keys
 from stateledger.core.framing import presupposed
 from stateledger.core.model import LIVE, Action, Decision, Status
@@ -43,6 +43,7 @@ from stateledger.core.open_world import (
     sentence_readings,
     slot_relation,
 )
+from stateledger.core.person_naming import with_person_named
 from stateledger.core.policy import Candidate, Statement
 from stateledger.core.segment import before_request
 from stateledger.models.relation import STANCES, RelationModel
