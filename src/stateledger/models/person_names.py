@@ -33,6 +33,7 @@ from typing import Any
 
 import numpy as np
 
+from stateledger.core.statement import THING_MAX
 from stateledger.errors import MissingDependencyError, ModelError
 from stateledger.models.embedder import model_dir
 
@@ -214,7 +215,7 @@ class TrainConfig:
     weight_decay: float = 1e-4
     batch: int = 256
     val_share: float = 0.2
-    thing_max: float = 0.05  # the threshold the statement reads, core.statement.THING_MAX
+    thing_max: float = THING_MAX  # the threshold the write path reads
 
 
 def train(out: Path, cfg: TrainConfig = TrainConfig(),
