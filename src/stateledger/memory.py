@@ -335,9 +335,9 @@ class Memory:
             thing = thing_named_at_opening(statement, (c.record for c in found), msg.text,
                                            _person_probability)
             if thing is not None:  # "Coffee has become a problem": the user's, not Coffee's
-                named = replace(self.analyse(statement.text, uid, statement.at,
-                                             statement.source, statement.speaker,
-                                             things={thing}), embedding=vector)
+                named = replace(analyse_statement(statement.text, uid, statement.at,
+                                                  statement.source, statement.speaker,
+                                                  things={thing}), embedding=vector)
             if named is not statement:  # another person's slot records are the candidates
                 statement = named
                 found = self._candidates(uid, statement, vector, hits, overlay, retired)
@@ -395,11 +395,10 @@ class Memory:
         return tx
 
     def analyse(
-        self, text: str, user_id: str, at: datetime, source: Source, speaker: str | None,
-        things: AbstractSet[str] = frozenset(),
+        self, text: str, user_id: str, at: datetime, source: Source, speaker: str | None
     ) -> Statement:
         """The statement as the policy sees it (cues read off the text)."""
-        return analyse_statement(text, user_id, at, source, speaker, things)
+        return analyse_statement(text, user_id, at, source, speaker)
 
     def _candidates(self, user_id: str, st: Statement, vector: np.ndarray,
                     hits: Sequence[tuple[str, float]], overlay: dict[str, Record] | None = None,
