@@ -32,7 +32,7 @@ __all__ = ["SLOT_PATTERNS", "Cues", "Mention", "SlotPattern", "analyse",
            "canonical_role", "kinds", "mentions", "names_a_reporter",
            "names_subject", "opening_name", "opening_name_of_any_voice",
            "opens_with_report",
-           "question_slots", "same_person", "same_value", "scopes",
+           "question_slots", "same_person", "same_value", "scopes", "speaks_of_self",
            "subject_words", "tells_a_claim",
            "without_day_words"]
 
@@ -98,6 +98,7 @@ _OTHER_SUBJECT = re.compile(
     # "Callum's retrained as a plumber": "'s" before a past participle is "has".
     r"|'s\s+(?:just\s+|finally\s+|recently\s+|also\s+)?[a-z]{3,}ed\b)"
 )
+_OF_THE_USER = r"\b(?:me|my|mine|us|our)\b"  # words that go on about the user
 # "My son turned 7", "My friend Tom relocated to Berlin": a role opening the sentence is
 # its subject whatever verb follows (the list above is for a bare name, which may be a
 # word that opens a sentence). Not "my partner and I" (the user), not a sentence that goes
@@ -113,9 +114,9 @@ _ROLE_SUBJECT = re.compile(
     r"(?!(?:just\s+|has\s+|have\s+)?(?:moved|changed|raised|increased|cut|lowered|"
     r"extended|pushed|postponed|rescheduled|bumped|reduced|approved|put)\s+(?:back\s+|up\s+)?"
     r"the\b)[a-z]+\b"
-    r"(?![^.!?]*\b(?:me|my|mine|us|our)\b)"
+    r"(?![^.!?]*" + _OF_THE_USER + r")"
 )
-_ABOUT_THE_USER = re.compile(r"\b(?:me|my|mine|us|our)\b", re.I)
+_ABOUT_THE_USER = re.compile(_OF_THE_USER, re.I)
 # A statement about someone the conversation already named, by a pronoun ("She is 89 now",
 # "typo earlier: she is 89"): someone other than the user, but not said who.
 PRONOUN_SUBJECTS = frozenset({"he", "she"})
@@ -472,12 +473,17 @@ def opening_name_of_any_voice(text: str) -> str | None:
     return found.group("name") if found is not None else None
 
 
+def speaks_of_self(text: str) -> bool:
+    """Whether ``text`` has a first-person word ("I", "me", "my", "we", "our" ...)."""
+    return _FIRST_PERSON.search(text) is not None
+
+
 def opening_name(text: str) -> str | None:
     """The name a sentence in no one's first person opens with, before a lower-case word
     ("Ellie just relocated to Edinburgh": "Ellie"); None when it opens otherwise, speaks
     in the first person, or opens with a word that is no name ("Finally sold the car")."""
     name = opening_name_of_any_voice(text)
-    if name is None or _FIRST_PERSON.search(text) or _NOT_A_NAME.match(name):
+    if name is None or speaks_of_self(text) or _NOT_A_NAME.match(name):
         return None
     return name
 

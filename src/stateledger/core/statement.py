@@ -23,6 +23,7 @@ from stateledger.core.cues import (
     names_subject,
     opening_name,
     opening_name_of_any_voice,
+    speaks_of_self,
 )
 from stateledger.core.model import Ledger, Record, Source, Status
 from stateledger.core.policy import Statement, reliability
@@ -89,8 +90,6 @@ def about_known_person(st: Statement, records: Iterable[Record]) -> Statement:
         return st
     return replace(st, subject=who, first_person=False, first_person_text=None)
 
-# The speaker in a statement's words ("I", "me", "my"): a hand-written list of English.
-_SPEAKS_OF_SELF = re.compile(r"\b(?:I|I'm|I've|I'd|I'll|me|my|we|we're|we've|us|our)\b")
 # A verb a thing takes as well as a person ("Tennis has replaced squash", "Spanish is going
 # well"); "moved", "works", "married" are a person's (hand-written English).
 _THING_VERB = re.compile(r"(?:'s|\s+(?:is|was|has|had|got|takes|took))\b")
@@ -119,7 +118,7 @@ def thing_named_at_opening(st: Statement, records: Iterable[Record], message: st
         return None
     word = name.lower()
     said = re.compile(rf"\b{re.escape(word)}(?:s|es)?\b")
-    if _SPEAKS_OF_SELF.search(st.text) and any(
+    if speaks_of_self(st.text) and any(
             said.search(t) for t in (message, *(r.text for r in known))):
         return word
     verb = _THING_VERB.match(st.text, st.text.index(name) + len(name))
