@@ -12,12 +12,8 @@ import pytest
 
 from stateledger.core.statement import THING_MAX
 from stateledger.errors import ModelError
-from stateledger.models.person_names import (
-    PersonNames,
-    TrainConfig,
-    default_person_names,
-    train,
-)
+from stateledger.models.person_names import PersonNames, default_person_names
+from stateledger.models.person_names_training import TrainConfig, train
 
 
 @pytest.mark.parametrize("name", ["Nina", "Karim", "Priya", "Tom", "Siobhan", "Oluwaseun",

@@ -93,7 +93,8 @@ def cmd_person_names(args: argparse.Namespace) -> None:
 
     from stateledger.bench.cli import emit, metrics_table
     from stateledger.interfaces.render import console
-    from stateledger.models.person_names import WEIGHTS, TrainConfig, train
+    from stateledger.models.person_names import WEIGHTS
+    from stateledger.models.person_names_training import TrainConfig, train
 
     threads.use(torch, args.threads)
     out = (args.out or data_dir()) / WEIGHTS
